@@ -1,0 +1,1 @@
+"""The debugtutor command line."""

@@ -1,0 +1,115 @@
+"""The one ``debugtutor`` command: a Typer app that each part adds its command group to.
+
+Errors raised on purpose (:class:`debugtutor.errors.DebugtutorError`) are printed as one line on stderr with exit
+code 2 (usage or input) or 1 (failure); ``--debug`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import traceback
+
+import click
+import typer
+
+from debugtutor import __version__
+from debugtutor.console import state, stderr
+from debugtutor.errors import DebugtutorError
+
+app = typer.Typer(
+    name="debugtutor",
+    help="Build and evaluate AI that teaches debugging.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+# (module under debugtutor.cli, group name); a module exposes `app` (a Typer group) or `register(app)`.
+_GROUPS: list[tuple[str, str]] = [
+    ("models", "models"),
+    ("runs", "runs"),
+    ("cache", "cache"),
+    ("data", "data"),
+    ("sandbox", "sandbox"),
+]
+_COMMAND_MODULES: list[str] = ["analyze", "demo"]
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"debugtutor {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version_callback, is_eager=True, help="Print the version and exit."
+    ),
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No logs or progress bars on stderr."),
+) -> None:
+    state.debug = debug
+    state.quiet = quiet
+
+
+def _load_groups() -> None:
+    for module_name, group in _GROUPS:
+        try:
+            module = importlib.import_module(f"debugtutor.cli.{module_name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"debugtutor.cli.{module_name}":
+                continue  # that part is not built yet
+            raise
+        app.add_typer(module.app, name=group)
+    for module_name in _COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"debugtutor.cli.{module_name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"debugtutor.cli.{module_name}":
+                continue
+            raise
+        module.register(app)
+
+
+_load_groups()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI; map debugtutor errors to one line and an exit code."""
+    args = sys.argv[1:] if argv is None else argv
+    state.debug = "--debug" in args
+    state.json_mode = "--json" in args
+    try:
+        app(args=args, standalone_mode=False, prog_name="debugtutor")
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        stderr.print("aborted")
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show(file=sys.stderr)
+        sys.exit(2 if isinstance(exc, click.UsageError) else exc.exit_code)
+    except DebugtutorError as exc:
+        if state.debug:
+            traceback.print_exc()
+        stderr.print(f"[red]error:[/red] {exc}", highlight=False, markup=True, soft_wrap=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        stderr.print("interrupted")
+        sys.exit(130)
+    except Exception as exc:  # an unexpected failure: still one line unless --debug
+        if state.debug:
+            traceback.print_exc()
+        else:
+            stderr.print(
+                f"[red]error:[/red] {type(exc).__name__}: {exc} (run with --debug for the traceback)",
+                highlight=False,
+                soft_wrap=True,
+            )
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""The exceptions debugtutor raises on purpose, each mapped to a CLI exit code.
+
+Every error a user can cause or fix carries one clear line: what failed, which file, field or model, and what to
+do about it. The CLI prints that line (a traceback only with ``--debug``) and exits with ``exit_code``:
+2 for usage and input errors, 1 for failures of a model, a server or the environment.
+"""
+
+from __future__ import annotations
+
+
+class DebugtutorError(Exception):
+    """Base class for errors that are reported to the user as one line."""
+
+    exit_code: int = 1
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.hint})" if self.hint else self.message
+
+
+class InputError(DebugtutorError):
+    """Bad input from the user: a malformed file, a missing field, an unknown name. Exit code 2."""
+
+    exit_code = 2
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        field: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        where = []
+        if path is not None:
+            where.append(f"{path}:{line}" if line is not None else str(path))
+        if field is not None:
+            where.append(f"field '{field}'")
+        prefix = f"{', '.join(where)}: " if where else ""
+        super().__init__(prefix + message, hint=hint)
+        self.path = path
+        self.line = line
+        self.field = field
+
+
+class MissingExtraError(DebugtutorError):
+    """An optional dependency is not installed; the message says which extra brings it. Exit code 2."""
+
+    exit_code = 2
+
+    def __init__(self, feature: str, packages: list[str], extra: str) -> None:
+        super().__init__(
+            f"{feature} needs {', '.join(packages)}, which is not installed",
+            hint=f"pip install 'debugtutor[{extra}]'",
+        )
+        self.extra = extra
+
+
+class ModelError(DebugtutorError):
+    """A model back-end failed after its retries (names the model, URL and status). Exit code 1."""
+
+    exit_code = 1
+
+
+class CacheMissError(ModelError):
+    """A response was not in the cache and ``--cache-only`` forbids calling the model."""
+
+
+class SandboxError(DebugtutorError):
+    """The sandbox itself could not run (not the program inside it failing). Exit code 1."""
+
+    exit_code = 1
+
+
+class DataError(DebugtutorError):
+    """A dataset could not be fetched, verified or found. Exit code 1."""
+
+    exit_code = 1
+
+
+def require(module: str, *, feature: str, extra: str, package: str | None = None) -> object:
+    """Import ``module`` or raise :class:`MissingExtraError` with the install hint for ``extra``."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingExtraError(feature, [package or module], extra) from exc
