@@ -10,7 +10,6 @@ import importlib
 import sys
 import traceback
 
-import click
 import typer
 
 from debugtutor import __version__
@@ -76,6 +75,21 @@ def _load_groups() -> None:
 _load_groups()
 
 
+def _click_exceptions() -> tuple[type[Exception], type[Exception], type[Exception], type[Exception]]:
+    """(Exit, Abort, ClickException, UsageError) of the click that Typer uses (recent Typer vendors its own)."""
+    try:
+        from typer._click import exceptions as vendored
+
+        return typer.Exit, typer.Abort, vendored.ClickException, vendored.UsageError
+    except ImportError:  # older Typer runs on click itself
+        import click
+
+        return click.exceptions.Exit, click.exceptions.Abort, click.ClickException, click.UsageError
+
+
+_Exit, _Abort, _ClickException, _UsageError = _click_exceptions()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI; map debugtutor errors to one line and an exit code."""
     args = sys.argv[1:] if argv is None else argv
@@ -83,14 +97,14 @@ def main(argv: list[str] | None = None) -> None:
     state.json_mode = "--json" in args
     try:
         app(args=args, standalone_mode=False, prog_name="debugtutor")
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
+    except _Exit as exc:
+        sys.exit(getattr(exc, "exit_code", 0))
+    except _Abort:
         stderr.print("aborted")
         sys.exit(130)
-    except click.ClickException as exc:
-        exc.show(file=sys.stderr)
-        sys.exit(2 if isinstance(exc, click.UsageError) else exc.exit_code)
+    except _ClickException as exc:
+        exc.show(file=sys.stderr)  # type: ignore[attr-defined]
+        sys.exit(2 if isinstance(exc, _UsageError) else getattr(exc, "exit_code", 1))
     except DebugtutorError as exc:
         if state.debug:
             traceback.print_exc()

@@ -1,0 +1,71 @@
+"""The root command: version, usage errors and the mapping of debugtutor errors to one line and an exit code."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+import typer
+
+from debugtutor import __version__
+from debugtutor.cli import main as cli_main
+from debugtutor.errors import InputError, ModelError
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as info:
+        cli_main.main(args)
+        sys.exit(0)
+    out, err = capsys.readouterr()
+    code = info.value.code
+    return (code if isinstance(code, int) else 0), out, err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(["--version"], capsys)
+    assert code == 0
+    assert out.strip() == f"debugtutor {__version__}"
+
+
+def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(["no-such-command"], capsys)
+    assert code == 2
+    assert out == ""
+    assert "no-such-command" in err
+
+
+@pytest.mark.parametrize(
+    ("error", "expected_code", "expected_text"),
+    [
+        (InputError("missing field", path="data.jsonl", line=3, field="id"), 2, "data.jsonl:3, field 'id': missing"),
+        (ModelError("openai:x at http://127.0.0.1:1/v1 failed with status 500"), 1, "status 500"),
+    ],
+)
+def test_debugtutor_errors_become_one_line(
+    error: Exception, expected_code: int, expected_text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    probe = typer.Typer()
+
+    @probe.command("boom")
+    def boom() -> None:
+        raise error
+
+    cli_main.app.add_typer(probe, name="probe-errors")
+    try:
+        code, out, err = run_cli(["probe-errors", "boom"], capsys)
+    finally:
+        cli_main.app.registered_groups = [g for g in cli_main.app.registered_groups if g.name != "probe-errors"]
+    assert code == expected_code
+    assert out == ""
+    assert expected_text in err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_console_script_runs() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "debugtutor.cli.main", "--version"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0
+    assert __version__ in done.stdout
