@@ -23,7 +23,7 @@ from pathlib import Path
 
 from debugtutor.console import warn
 from debugtutor.errors import InputError
-from debugtutor.socratic.dialogue import FILE_NAME, SocraticDialogue, read_dialogue_file
+from debugtutor.socratic.dialogue import FILE_NAME, SocraticDialogue, format_dialogue_file, read_dialogue_file
 from debugtutor.socratic.sections import strip_line_numbers
 
 _MARKERS = ("User:", "Assistant:", "<alt>", "<code>", "</code>")
@@ -70,11 +70,11 @@ class DatasetStats:
     code_blocks: int
 
 
-def _raw_dialogue(path: str) -> str:
-    text = Path(path).read_text(encoding="utf-8-sig")
-    start = text.find("<dialogue>")
-    stop = text.rfind("</dialogue>")
-    return text[start + len("<dialogue>") : stop if stop >= 0 else len(text)]
+def _raw_dialogue(d: SocraticDialogue) -> str:
+    """The dialogue text as read, or as written out for a record built in code."""
+    if d.raw_dialogue:
+        return d.raw_dialogue
+    return format_dialogue_file(d).split("<dialogue>\n", 1)[1].rsplit("</dialogue>", 1)[0]
 
 
 def compute_stats(dialogues: list[SocraticDialogue], *, method: str = "robust") -> DatasetStats:
@@ -94,7 +94,7 @@ def compute_stats(dialogues: list[SocraticDialogue], *, method: str = "robust") 
         raise InputError(f"unknown counting method {method!r}", hint="use 'robust' or 'original'")
     i_turns = s_turns = i_alts = s_alts = blocks = 0
     for d in dialogues:
-        raw = _raw_dialogue(d.path)
+        raw = _raw_dialogue(d)
         i_turns += raw.count("Assistant:")
         s_turns += raw.count("User:")
         blocks += raw.count("<code>")
@@ -254,10 +254,7 @@ def build_examples(
     seen: set[str] = set()
     for d in dialogues:
         if parser == "original":
-            records = original_turn_records(_raw_dialogue(d.path)) if Path(d.path).is_file() else []
-            if not Path(d.path).is_file():
-                raise InputError("the original parser reads the file itself; it is missing", path=d.path)
-            # The original extracts <bug_code> with its line numbers and strips them only when shown.
+            records = original_turn_records(_raw_dialogue(d))
         elif parser == "robust":
             records = robust_turn_records(d)
         else:

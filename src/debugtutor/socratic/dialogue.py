@@ -68,6 +68,7 @@ class SocraticDialogue:
     has_bug_code: bool = True
     name: str = field(default="", compare=False)  # the file stem, e.g. 0_2_fibonacci_conversational_thread_1
     path: str = field(default="<string>", compare=False)
+    raw_dialogue: str = field(default="", compare=False, repr=False)  # the text between the dialogue tags, as read
 
     @property
     def problem_id(self) -> str:
@@ -190,6 +191,7 @@ def parse_dialogue_file(text: str, *, path: str = "<string>", name: str | None =
         has_bug_code=sections.has_bug_code,
         name=name if name is not None else Path(path).stem,
         path=path,
+        raw_dialogue="\n".join(lines[start + 1 : end]),
     )
 
 
