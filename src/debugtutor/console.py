@@ -73,12 +73,12 @@ def progress(description: str, total: int | None, *, enabled: bool | None = None
 def log(message: str) -> None:
     """A line for a person on stderr (suppressed under ``--json``)."""
     if not state.json_mode and not state.quiet:
-        stderr.print(message, highlight=False)
+        stderr.print(message, highlight=False, soft_wrap=True)
 
 
 def warn(message: str) -> None:
     """A warning on stderr, shown even under ``--json``."""
-    stderr.print(f"[yellow]warning:[/yellow] {message}", highlight=False)
+    stderr.print(f"[yellow]warning:[/yellow] {message}", highlight=False, soft_wrap=True)
 
 
 def emit_json(obj: Any) -> None:
