@@ -31,8 +31,12 @@ _GROUPS: list[tuple[str, str]] = [
     ("cache", "cache"),
     ("data", "data"),
     ("sandbox", "sandbox"),
+    ("maze", "maze"),
+    ("socratic", "socratic"),
+    ("studentsyn", "studentsyn"),
+    ("debugeval", "debugeval"),
 ]
-_COMMAND_MODULES: list[str] = ["analyze", "demo"]
+_COMMAND_MODULES: list[str] = ["analyze", "tutor", "demo"]
 
 
 def _version_callback(value: bool) -> None:

@@ -1,0 +1,115 @@
+"""The run options every arena's eval command offers: ``--runs-dir --resume --retry-errors --concurrency --limit
+--force``, defined once so that all arenas spell and document them the same way.
+
+Two ways to use them in a Typer command:
+
+1. Decorate it with :func:`with_run_options` and take one ``run_options: RunOptions`` parameter::
+
+       @app.command("eval")
+       @with_run_options
+       def eval_command(data: Path, run_options: RunOptions) -> None:
+           result = run_options.run(build_task(data))
+
+2. Or declare the parameters yourself with the ``*Option`` aliases and build :class:`RunOptions` from them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Optional, TypeVar
+
+import typer
+
+from debugtutor.runs._runner import RunResult, run_task
+from debugtutor.runs._task import EvalTask
+
+# Optional[...] rather than "X | None": these aliases are evaluated at run time by Typer, on Python 3.10 too.
+RunsDirOption = Annotated[
+    Optional[Path],  # noqa: UP045
+    typer.Option(
+        "--runs-dir", help="Folder of run records [default: $DEBUGTUTOR_RUNS_DIR or ./runs].", show_default=False
+    ),
+]
+ResumeOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--resume",
+        metavar="RUN",
+        help="Continue run RUN (id, id prefix, 'latest' or path): skip items recorded without error.",
+    ),
+]
+RetryErrorsOption = Annotated[
+    bool, typer.Option("--retry-errors", help="With --resume: rerun only the items whose records show an error.")
+]
+ConcurrencyOption = Annotated[int, typer.Option("--concurrency", "-j", min=1, help="Items in flight at once.")]
+LimitOption = Annotated[
+    Optional[int],  # noqa: UP045
+    typer.Option("--limit", min=0, help="Evaluate only the first N items."),
+]
+ForceOption = Annotated[
+    bool,
+    typer.Option("--force", help="Resume even though the task or the items' inputs changed (changed items rerun)."),
+]
+
+DEFAULT_CONCURRENCY = 8
+
+
+@dataclasses.dataclass
+class RunOptions:
+    """The common run options of an eval command, ready to pass to :func:`debugtutor.runs.run_task`."""
+
+    runs_dir: Path | None = None
+    resume: str | None = None
+    retry_errors: bool = False
+    concurrency: int = DEFAULT_CONCURRENCY
+    limit: int | None = None
+    force: bool = False
+
+    def run_kwargs(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def run(self, task: EvalTask, *, argv: list[str] | None = None, report: bool = True) -> RunResult:
+        return run_task(task, argv=argv, report=report, **self.run_kwargs())
+
+
+_OPTION_PARAMETERS: list[tuple[str, Any, Any]] = [
+    ("runs_dir", RunsDirOption, None),
+    ("resume", ResumeOption, None),
+    ("retry_errors", RetryErrorsOption, False),
+    ("concurrency", ConcurrencyOption, DEFAULT_CONCURRENCY),
+    ("limit", LimitOption, None),
+    ("force", ForceOption, False),
+]
+
+CommandT = TypeVar("CommandT", bound=Callable[..., Any])
+
+
+def with_run_options(command: CommandT) -> CommandT:
+    """Add the common run options to a Typer command that takes a ``run_options: RunOptions`` parameter."""
+    signature = inspect.signature(command)
+    if "run_options" not in signature.parameters:
+        raise TypeError(f"{command.__name__} must take a 'run_options' parameter to use @with_run_options")
+    names = [name for name, _, _ in _OPTION_PARAMETERS]
+    clash = [name for name in names if name in signature.parameters]
+    if clash:
+        raise TypeError(f"{command.__name__} already has parameter(s) {clash} that @with_run_options adds")
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        options = RunOptions(**{name: kwargs.pop(name) for name in names if name in kwargs})
+        return command(*args, run_options=options, **kwargs)
+
+    kept = [parameter for parameter in signature.parameters.values() if parameter.name != "run_options"]
+    added = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+        for name, annotation, default in _OPTION_PARAMETERS
+    ]
+    wrapper.__signature__ = signature.replace(parameters=kept + added)  # type: ignore[attr-defined]
+    annotations = {key: value for key, value in command.__annotations__.items() if key != "run_options"}
+    annotations.update({name: annotation for name, annotation, _ in _OPTION_PARAMETERS})
+    wrapper.__annotations__ = annotations
+    return wrapper  # type: ignore[return-value]
