@@ -1,0 +1,224 @@
+"""The program that calls a LeetCode-style ``class Solution`` method inside the sandbox (stdlib only).
+
+It reads ``debugtutor_job.json``: the ``code``, the ``calls`` (argument name -> value in LeetCode list notation,
+optional expected value), an optional ``method`` name and a ``compare`` mode. Arguments become ``ListNode`` /
+``TreeNode`` values according to the method's type annotations; results are converted back to list notation. Each call
+has its own time budget (shared machinery in ``_dt_harness``, i.e. ``_harness_tests.py``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import typing
+from typing import Any
+
+import _dt_harness as harness  # the server imports _harness_tests.py under this name
+
+PRELUDE = """
+from typing import *
+import collections, heapq, bisect, functools, itertools, math, string, re
+from collections import *
+from heapq import *
+from bisect import *
+from functools import *
+from itertools import *
+
+class ListNode:
+    def __init__(self, val=0, next=None):
+        self.val = val
+        self.next = next
+
+class TreeNode:
+    def __init__(self, val=0, left=None, right=None):
+        self.val = val
+        self.left = left
+        self.right = right
+"""
+NODE_LIMIT = 100_000  # a cyclic list or tree from buggy code must not make the conversion loop forever
+
+
+def annotation_kind(annotation: Any) -> str:
+    """'tree', 'list', 'trees', 'lists' or '' from an annotation such as ``List[Optional[ListNode]]``."""
+    text = annotation.__name__ if isinstance(annotation, type) else str(annotation)
+    text = text.replace(" ", "").replace("typing.", "")
+    node = "tree" if "TreeNode" in text else "list" if "ListNode" in text else ""
+    if node and any(text.startswith(prefix) for prefix in ("List[", "list[", "Sequence[")):
+        return node + "s"
+    return node
+
+
+def build_list(values: Any, ns: dict[str, Any]) -> Any:
+    head = None
+    for value in reversed(values or []):
+        head = ns["ListNode"](value, head)
+    return head
+
+
+def build_tree(values: Any, ns: dict[str, Any]) -> Any:
+    if not values or values[0] is None:
+        return None
+    node_cls = ns["TreeNode"]
+    root = node_cls(values[0])
+    queue = [root]
+    position = 1
+    for node in queue:
+        if position >= len(values):
+            break
+        if values[position] is not None:
+            node.left = node_cls(values[position])
+            queue.append(node.left)
+        position += 1
+        if position < len(values) and values[position] is not None:
+            node.right = node_cls(values[position])
+            queue.append(node.right)
+        position += 1
+    return root
+
+
+def convert_arg(value: Any, kind: str, ns: dict[str, Any]) -> Any:
+    if kind == "list":
+        return build_list(value, ns)
+    if kind == "tree":
+        return build_tree(value, ns)
+    if kind == "lists":
+        return [build_list(item, ns) for item in value]
+    if kind == "trees":
+        return [build_tree(item, ns) for item in value]
+    return value
+
+
+def to_plain(value: Any, ns: dict[str, Any]) -> Any:
+    """A JSON value in LeetCode notation for whatever the method returned."""
+    if isinstance(value, ns["ListNode"]):
+        out: list[Any] = []
+        while value is not None and len(out) < NODE_LIMIT:
+            out.append(to_plain(value.val, ns))
+            value = value.next
+        return out
+    if isinstance(value, ns["TreeNode"]):
+        out, queue = [], [value]
+        for node in queue:
+            if len(out) >= NODE_LIMIT:
+                break
+            if node is None:
+                out.append(None)
+                continue
+            out.append(to_plain(node.val, ns))
+            queue.extend([node.left, node.right])
+        while out and out[-1] is None:
+            out.pop()
+        return out
+    if isinstance(value, (list, tuple)):
+        return [to_plain(item, ns) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((to_plain(item, ns) for item in value), key=json.dumps)
+    if isinstance(value, dict):
+        return {str(key): to_plain(item, ns) for key, item in value.items()}
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    return harness.safe_repr(value)
+
+
+def canonical(value: Any, depth: int) -> Any:
+    if isinstance(value, list) and depth > 0:
+        return sorted((canonical(item, depth - 1) for item in value), key=json.dumps)
+    return value
+
+
+def close(actual: Any, expected: Any, tol: float = 1e-5) -> bool:
+    if isinstance(actual, bool) or isinstance(expected, bool):
+        return bool(actual == expected)
+    if isinstance(actual, (int, float)) and isinstance(expected, (int, float)):
+        return abs(actual - expected) <= tol * max(1.0, abs(expected))
+    if isinstance(actual, list) and isinstance(expected, list):
+        return len(actual) == len(expected) and all(close(a, e, tol) for a, e in zip(actual, expected))
+    return bool(actual == expected)
+
+
+def matches(actual: Any, expected: Any, mode: str) -> bool:
+    if mode == "unordered":
+        return bool(canonical(actual, 2) == canonical(expected, 2))
+    if mode == "float":
+        return close(actual, expected)
+    return bool(actual == expected)
+
+
+def pick_method(ns: dict[str, Any], name: str | None) -> str:
+    solution = ns.get("Solution")
+    if solution is None:
+        raise NameError("the code defines no class Solution")
+    if name:
+        if not callable(getattr(solution, name, None)):
+            raise AttributeError(f"Solution has no method {name!r}")
+        return name
+    public = [key for key, value in vars(solution).items() if not key.startswith("_") and callable(value)]
+    if len(public) != 1:
+        raise ValueError(f"Solution has {len(public)} public methods {public}; say which one to call")
+    return public[0]
+
+
+def call_once(ns: dict[str, Any], method_name: str, call: dict[str, Any], mode: str, code_path: str) -> dict[str, Any]:
+    instance = ns["Solution"]()
+    method = getattr(instance, method_name)
+    try:
+        hints: dict[str, Any] = typing.get_type_hints(method, globalns=ns)
+    except Exception:
+        hints = dict(getattr(method, "__annotations__", {}))
+    params = [p for p in inspect.signature(method).parameters.values()]
+    args = call["args"]
+    names = [p.name for p in params]
+    converted = {key: convert_arg(value, annotation_kind(hints.get(key, "")), ns) for key, value in args.items()}
+    if all(key in names for key in converted):
+        result = method(**converted)
+        first = converted.get(names[0]) if names else None
+    else:
+        positional = list(converted.values())
+        result = method(*positional)
+        first = positional[0] if positional else None
+    returns = hints.get("return", "")
+    if result is None and returns in (None, type(None), "None") and first is not None:
+        result = first  # "do not return anything, modify in place": the judge looks at the first argument
+    # An empty list or tree is None in Python and [] in LeetCode notation.
+    actual = [] if result is None and annotation_kind(returns) in ("list", "tree") else to_plain(result, ns)
+    record: dict[str, Any] = {"actual": json.dumps(actual)}
+    if call.get("expected") is None:
+        record["status"] = "passed"
+    else:
+        record["expected"] = json.dumps(call["expected"])
+        record["status"] = "passed" if matches(actual, call["expected"], mode) else "failed"
+    return record
+
+
+def describe(method: str, call: dict[str, Any]) -> str:
+    args = ", ".join(f"{key}={json.dumps(value)}" for key, value in call["args"].items())
+    return f"Solution().{method}({args})"
+
+
+def main() -> None:
+    with open("debugtutor_job.json", encoding="utf-8") as handle:
+        job = json.load(handle)
+    loaded = harness.load_code(job, PRELUDE)
+    if loaded is None:
+        return
+    ns, code_path = loaded
+    try:
+        method_name = pick_method(ns, job.get("method"))
+    except BaseException as exc:
+        harness.emit({"event": "setup_error", "status": "error", "exception": harness.exception_info(exc, code_path)})
+        return
+    budget = float(job["per_test_s"])
+    mode = job.get("compare", "exact")
+    for index, call in enumerate(job["calls"], start=int(job.get("start", 0))):
+
+        def work(call: dict[str, Any] = call) -> dict[str, Any]:
+            return call_once(ns, method_name, call, mode, code_path)
+
+        harness.emit(harness.run_with_alarm(index, describe(method_name, call), budget, work, code_path))
+
+
+if __name__ == "__main__":
+    main()
