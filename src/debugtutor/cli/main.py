@@ -100,7 +100,10 @@ def main(argv: list[str] | None = None) -> None:
     state.debug = "--debug" in args
     state.json_mode = "--json" in args
     try:
-        app(args=args, standalone_mode=False, prog_name="debugtutor")
+        # Without standalone mode click returns the code of a typer.Exit instead of raising it.
+        code = app(args=args, standalone_mode=False, prog_name="debugtutor")
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except _Exit as exc:
         sys.exit(getattr(exc, "exit_code", 0))
     except _Abort:

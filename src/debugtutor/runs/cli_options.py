@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Optional, TypeVar
@@ -103,13 +104,22 @@ def with_run_options(command: CommandT) -> CommandT:
         options = RunOptions(**{name: kwargs.pop(name) for name in names if name in kwargs})
         return command(*args, run_options=options, **kwargs)
 
-    kept = [parameter for parameter in signature.parameters.values() if parameter.name != "run_options"]
+    # Resolve string annotations (modules using `from __future__ import annotations`): the wrapper lives in this
+    # module, where Typer could not evaluate the command module's names and would drop those options silently.
+    hints = typing.get_type_hints(command, include_extras=True)
+    kept = [
+        parameter.replace(annotation=hints.get(parameter.name, parameter.annotation))
+        for parameter in signature.parameters.values()
+        if parameter.name != "run_options"
+    ]
     added = [
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
         for name, annotation, default in _OPTION_PARAMETERS
     ]
-    wrapper.__signature__ = signature.replace(parameters=kept + added)  # type: ignore[attr-defined]
-    annotations = {key: value for key, value in command.__annotations__.items() if key != "run_options"}
+    wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=kept + added, return_annotation=hints.get("return", signature.return_annotation)
+    )
+    annotations = {key: value for key, value in hints.items() if key != "run_options"}
     annotations.update({name: annotation for name, annotation, _ in _OPTION_PARAMETERS})
     wrapper.__annotations__ = annotations
     return wrapper  # type: ignore[return-value]
