@@ -179,3 +179,16 @@ def test_every_shared_file_parses(shared_data: Path) -> None:
     assert files
     for path in files:
         assert read_dialogue_file(path).turns
+
+
+def test_garbled_gutter_indentation_is_recovered_unless_the_bug_is_indentation() -> None:
+    # A right-aligned gutter: "9. " and "10." both take three columns before the code.
+    numbered = "1. def f(n):\n2.  if n:\n3.    return 1\n4.  else:\n9.     a = 0\n10.    b = 1\n11.    return a + b"
+    text = HEADER.replace("1. def f(x):\n2.     return x + 1", numbered) + "<dialogue>\nUser: hi\n</dialogue>"
+    code = parse_dialogue_file(text, path="g.txt").bug_code
+    compile(code, "g", "exec")
+    assert code.splitlines()[4:] == ["    a = 0", "    b = 1", "    return a + b"]
+    about_indent = text.replace("On line 2 it adds one.", "Line 10 is indented wrongly.")
+    kept = parse_dialogue_file(about_indent, path="g.txt").bug_code
+    with pytest.raises(SyntaxError):
+        compile(kept, "g", "exec")

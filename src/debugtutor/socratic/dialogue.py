@@ -17,7 +17,12 @@ from pathlib import Path
 from typing import Literal
 
 from debugtutor.errors import InputError
-from debugtutor.socratic.sections import SocraticSections, parse_sections, strip_line_numbers
+from debugtutor.socratic.sections import (
+    SocraticSections,
+    parse_sections,
+    recover_numbered_code,
+    strip_line_numbers,
+)
 
 Speaker = Literal["student", "instructor"]
 
@@ -109,7 +114,9 @@ def _dialogue_span(lines: list[str], path: str) -> tuple[int, int]:
     return opens[0], closes[-1]
 
 
-def _read_code_block(lines: list[str], start: int, end: int, path: str) -> tuple[str, int]:
+def _read_code_block(
+    lines: list[str], start: int, end: int, path: str, *, recover: bool = True
+) -> tuple[str, int]:
     """The code between ``<code>`` at ``start`` and its ``</code>``; returns the code and the closing line index."""
     for i in range(start + 1, end):
         if lines[i].strip() == "</code>":
@@ -119,14 +126,18 @@ def _read_code_block(lines: list[str], start: int, end: int, path: str) -> tuple
                 body.pop()
             while body and not body[0].strip():
                 body.pop(0)
-            return strip_line_numbers("\n".join(body)), i
+            numbered = "\n".join(body)
+            return (recover_numbered_code(numbered) if recover else strip_line_numbers(numbered)), i
         if _SPEAKER_LINE.match(lines[i].strip()) and not lines[i].startswith((" ", "\t")):
             break
     raise InputError("<code> block is never closed", path=path, line=start + 1)
 
 
-def parse_dialogue_lines(lines: list[str], start: int, end: int, path: str) -> list[DialogueTurn]:
-    """Parse the dialogue between line indexes ``start`` (<dialogue>) and ``end`` (</dialogue>)."""
+def parse_dialogue_lines(
+    lines: list[str], start: int, end: int, path: str, *, recover: bool = True
+) -> list[DialogueTurn]:
+    """Parse the dialogue between line indexes ``start`` (<dialogue>) and ``end`` (</dialogue>); ``recover`` repairs
+    indentation that line numbering garbled (see :func:`recover_numbered_code`)."""
     turns: list[DialogueTurn] = []
     last_alt: Alternative | None = None  # the alternative a following code block belongs to
     i = start + 1
@@ -146,7 +157,7 @@ def parse_dialogue_lines(lines: list[str], start: int, end: int, path: str) -> l
         elif stripped == "<code>":
             if not turns:
                 raise InputError("<code> block before any speaker line", path=path, line=i + 1)
-            code, i = _read_code_block(lines, i, end, path)
+            code, i = _read_code_block(lines, i, end, path, recover=recover)
             if last_alt is not None:
                 last_alt.code = code
             else:
@@ -171,18 +182,29 @@ def parse_dialogue_lines(lines: list[str], start: int, end: int, path: str) -> l
     return turns
 
 
+def _numbered_bug_code(lines: list[str]) -> str:
+    opens = [i for i, line in enumerate(lines) if line.strip() == "<bug_code>"]
+    closes = [i for i, line in enumerate(lines) if opens and i > opens[0] and line.strip() == "</bug_code>"]
+    return "\n".join(lines[opens[0] + 1 : closes[0]]).strip("\n") if opens and closes else ""
+
+
 def parse_dialogue_file(text: str, *, path: str = "<string>", name: str | None = None) -> SocraticDialogue:
     """Parse the text of one benchmark file into a :class:`SocraticDialogue`."""
     text = text.lstrip("\ufeff")
     sections: SocraticSections = parse_sections(text, path=path)
     lines = text.split("\n")
+    # Indentation garbled by the line numbering is recovered, unless indentation is what the bug is about.
+    recover = "indent" not in sections.bug_desc.lower()
+    bug_code = sections.bug_code
+    if recover and sections.has_bug_code:
+        bug_code = recover_numbered_code(_numbered_bug_code(lines))
     start, end = _dialogue_span(lines, path)
-    turns = parse_dialogue_lines(lines, start, end, path)
+    turns = parse_dialogue_lines(lines, start, end, path, recover=recover)
     if not turns:
         raise InputError("the dialogue has no turns", path=path, line=start + 1)
     return SocraticDialogue(
         problem=sections.problem,
-        bug_code=sections.bug_code,
+        bug_code=bug_code,
         bug_desc=sections.bug_desc,
         bug_fixes=sections.bug_fixes,
         unit_tests=sections.unit_tests,

@@ -19,6 +19,7 @@ candidate passes the :class:`~debugtutor.socratic.leak.LeakGuard` before it is r
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ _STUCK = re.compile(
     r"what do you mean|help)\b",
     re.I,
 )
+_BUILTIN_NAMES = frozenset(dir(builtins))
 _THANKS = re.compile(r"\b(?:thank|thanks|it works|works now|fixed it|got it)\b", re.I)
 
 
@@ -169,9 +171,7 @@ def _names_on(code: str, line: int) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and getattr(node, "lineno", None) == line:
             (stores if isinstance(node.ctx, ast.Store) else loads).append(node.id)
-    builtins = set(dir(__builtins__)) if isinstance(__builtins__, dict) is False else set(__builtins__)
-    ordered = [n for n in dict.fromkeys([*stores, *loads]) if n not in builtins]
-    return ordered
+    return [n for n in dict.fromkeys([*stores, *loads]) if n not in _BUILTIN_NAMES]
 
 
 def find_focus(state: TutoringState, facts: ExecutionFacts | None) -> BugFocus | None:
@@ -235,7 +235,7 @@ class OfflineInstructor:
         level = min(4, state.turn_index // 2 + 1) if state.turn_index else 0
         text = state.student_text
         if _STUCK.search(text):
-            level += 1
+            level += 1  # a stuck student needs a more specific question
         if focus is not None:
             mentions_line = any(re.search(rf"\bline\s*{n}\b", text, re.I) for n in focus.lines)
             mentions_construct = focus.construct is not None and re.sub(r"\s+", "", focus.construct) in re.sub(
@@ -261,16 +261,29 @@ class OfflineInstructor:
             ]
         if all_pass:
             return [
-                "Good. What happens when you run the test cases now?",
-                "Great! Is there anything else I can help you with?",
-                "Can you explain why your change fixed the problem?",
+                "Good. Try running your code again. Does it pass all the test cases now?",
+                "Great! Does it work correctly now?",
+                "Very good. Can you explain why your change fixed the problem?",
             ]
+        syntax = [d for d in check(state.code) if d.category == "syntax"] if facts is None else []
+        if syntax:
+            line = syntax[0].line
+            text = state.code.splitlines()[line - 1].strip() if 0 < line <= len(state.code.splitlines()) else ""
+            keyword = text.split(" ", 1)[0].rstrip(":") if text else ""
+            out = [
+                "What does the error message say when you run your code?",
+                f"Let's look at line {line}. Do you see any problems with the syntax?",
+            ]
+            if keyword in ("for", "while", "if", "elif", "else", "def", "return", "print"):
+                out.append(f"Where can you find the correct syntax of a `{keyword}` statement in Python?")
+            out.append(f"Can you explain what line {line} is supposed to do?")
+            return out
         if facts is not None and facts.load_error is not None:
             err = facts.load_error
-            line = f"line {err.line}" if err.line else "the line in the error message"
+            where = f"line {err.line}" if err.line else "the line in the error message"
             return [
                 f"What do you think the `{err.type}` error message is telling you?",
-                f"Let's look at {line}. Do you see anything wrong there?",
+                f"Let's look at {where}. Do you see anything wrong there?",
                 "Can you read the error message and tell me what it means?",
             ]
         levels = self._by_level(state, facts, failures, focus)
@@ -344,6 +357,8 @@ class OfflineInstructor:
         lvl4: list[str] = []
         if var:
             lvl4.append(f"What is the value of `{var}` after line {line} in the first iteration?")
-            lvl4.append(f"Let's add a print statement to see the values of `{var}` at each iteration. What do you observe?")
+            lvl4.append(
+                f"Let's add a print statement to see the values of `{var}` at each iteration. What do you observe?"
+            )
         levels[4] = lvl4
         return levels

@@ -37,9 +37,89 @@ class SocraticSections:
         return [line for line in self.unit_tests.splitlines() if line.strip()]
 
 
+_NUMBER_PREFIX = re.compile(r"^(\d+\.)")
+
+
+def _strip_one_space(code: str) -> str:
+    return "\n".join(_LINE_NUMBER.sub("", line, count=1) for line in code.splitlines())
+
+
+def _strip_gutter(code: str) -> str:
+    """Some files were pasted from an editor whose line-number gutter is right-aligned ("9. " and "10." both take
+    three columns), so the number's padding must go too or the indentation of lines 1-9 is one space off."""
+    lines = code.splitlines()
+    width = max((len(m.group(1)) for line in lines if (m := _NUMBER_PREFIX.match(line))), default=0)
+    out = []
+    for line in lines:
+        match = _NUMBER_PREFIX.match(line)
+        if not match:
+            out.append(line)
+            continue
+        rest = line[match.end() :]
+        pad = width - len(match.group(1)) + 1
+        out.append(rest[min(pad, len(rest) - len(rest.lstrip(" "))) :])
+    return "\n".join(out)
+
+
+def _snap_indentation(code: str) -> str:
+    """Re-indent lines whose indentation matches no open block to the nearest open level (tabs as 4 spaces).
+
+    Hand-edited code blocks in the benchmark sometimes shift a line by one column; Python rejects that, although a
+    reader sees at once which block the line belongs to."""
+    stack = [0]
+    opens_block = False
+    out = []
+    for raw in code.expandtabs(4).splitlines():
+        if not raw.strip():
+            out.append("")
+            continue
+        indent = len(raw) - len(raw.lstrip(" "))
+        if opens_block and indent > stack[-1]:
+            stack.append(indent)
+        elif indent >= stack[-1]:
+            indent = stack[-1]
+        else:
+            popped = stack[-1]
+            while len(stack) > 1 and stack[-1] > indent:
+                popped = stack.pop()
+            if stack[-1] != indent and popped - indent <= indent - stack[-1]:
+                stack.append(popped)  # one column short of the block it was in: noise, not a dedent
+            indent = stack[-1]
+        text = raw.strip()
+        out.append(" " * indent + text)
+        opens_block = text.split("#", 1)[0].rstrip().endswith(":")
+    return "\n".join(out)
+
+
+def _compiles(code: str) -> bool:
+    try:
+        compile(code, "<student>", "exec")
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
 def strip_line_numbers(code: str) -> str:
     """Remove ``N.`` prefixes (and one following space) from every line; lines without a prefix stay as they are."""
-    return "\n".join(_LINE_NUMBER.sub("", line, count=1) for line in code.splitlines())
+    return _strip_one_space(code)
+
+
+def recover_numbered_code(code: str) -> str:
+    """Strip the ``N.`` prefixes of a numbered block and recover indentation the annotation tool garbled.
+
+    The usual layout is ``N.`` plus one space; blocks pasted from a right-aligned gutter pad short numbers instead,
+    and some hand-edited blocks shift a line by a column. The first reading that compiles wins (the plain one when
+    it does); when none compiles the plain reading is returned. Callers use this only where a garbled indentation
+    cannot be the student's bug (the dialogue reader checks the bug description first).
+    """
+    plain = _strip_one_space(code)
+    if _compiles(plain):
+        return plain
+    gutter = _strip_gutter(code)
+    for candidate in (gutter, _snap_indentation(plain), _snap_indentation(gutter)):
+        if _compiles(candidate):
+            return candidate
+    return plain
 
 
 def _section_span(lines: list[str], tag: str, *, path: str, last_close: bool = False) -> tuple[int, int] | None:

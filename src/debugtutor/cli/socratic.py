@@ -1,0 +1,228 @@
+"""``debugtutor socratic``: count a Socratic benchmark folder, evaluate an instructor on it, score outside predictions.
+
+- ``stats``: problems, bugs, dialogues, instructor/student turns and utterances, with both counting methods.
+- ``eval``: run an instructor (offline or model-backed) through the runner, then compute the paper's metrics over
+  all examples in one batch; prints P/R/F1 with intervals, the leak rate and utterances per turn, beside the paper.
+- ``score``: the same metrics for predictions made elsewhere (JSONL of ``{"id", "predictions"}``).
+
+``--data`` defaults to the built-in sample dialogues.
+"""
+
+# No ``from __future__ import annotations`` here: @with_run_options copies the command's annotations onto a wrapper
+# in another module, where Typer could not resolve them as strings.
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from debugtutor.console import emit_json, log, state, stdout, warn
+from debugtutor.errors import InputError
+from debugtutor.runs.cli_options import RunOptions, with_run_options
+from debugtutor.samples import sample_dir
+from debugtutor.socratic.dataset import compute_stats, load_dialogues
+from debugtutor.socratic.evaluation import (
+    METRIC_NAMES,
+    examples_from_folder,
+    paper_rows,
+    parse_metric_names,
+    read_predictions,
+    score_predictions,
+)
+from debugtutor.socratic.instructors import INSTRUCTOR_NAMES, get_instructor
+
+app = typer.Typer(help="The Socratic Debugging Benchmark: statistics, evaluation and scoring.", no_args_is_help=True)
+
+# Optional[...] rather than "X | None": Typer evaluates these annotations at run time, on Python 3.10 too.
+DataOption = Annotated[
+    Optional[Path],  # noqa: UP045
+    typer.Option("--data", help="Folder of benchmark .txt files [default: the built-in sample].", show_default=False),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
+MetricsOption = Annotated[
+    str, typer.Option("--metrics", help=f"Comma-separated pair metrics: {', '.join(METRIC_NAMES)}.")
+]
+DedupOption = Annotated[bool, typer.Option("--dedup", help="Drop examples whose context and references repeat.")]
+ParserOption = Annotated[
+    str, typer.Option("--parser", help="Turn records by the benchmark's own reader (original) or robust.")
+]
+BertModelOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option("--bertscore-model", help="Local model path for BERTScore [default: the bundled MiniLM]."),
+]
+
+
+def _data_folder(data: Path | None) -> Path:
+    return data if data is not None else sample_dir("socratic")
+
+
+def _scorer_options(bertscore_model: str | None) -> dict[str, dict[str, Any]]:
+    return {"bertscore": {"model": bertscore_model}} if bertscore_model else {}
+
+
+def _check_parser(parser: str) -> None:
+    if parser not in ("original", "robust"):
+        raise InputError(f"unknown parser {parser!r}", field="parser", hint="original or robust")
+
+
+@app.command("stats")
+def stats_command(data: DataOption = None, lenient: bool = False, json_output: JsonOption = False) -> None:
+    """Problems, bugs, dialogues, turns and utterances, counted the benchmark's way and the robust way."""
+    folder = _data_folder(data)
+    dialogues = load_dialogues(folder, lenient=lenient)
+    by_method = {method: compute_stats(dialogues, method=method) for method in ("original", "robust")}
+    fields = [
+        "problems",
+        "bugs",
+        "dialogues",
+        "instructor_turns",
+        "instructor_utterances",
+        "student_turns",
+        "student_utterances",
+        "code_blocks",
+    ]
+    if json_output:
+        emit_json(
+            {
+                "data": str(folder),
+                "original": {name: getattr(by_method["original"], name) for name in fields},
+                "robust": {name: getattr(by_method["robust"], name) for name in fields},
+            }
+        )
+        return
+    table = Table(title=f"Socratic benchmark folder {escape(str(folder))}")
+    table.add_column("count")
+    table.add_column("original (benchmark's routine)", justify="right")
+    table.add_column("robust (parsed records)", justify="right")
+    for name in fields:
+        table.add_row(
+            name.replace("_", " "), str(getattr(by_method["original"], name)), str(getattr(by_method["robust"], name))
+        )
+    stdout.print(table)
+
+
+def _interval(values: dict[str, Any]) -> str:
+    return f"{values['mean'] * 100:.1f} [{values['low'] * 100:.1f}, {values['high'] * 100:.1f}]"
+
+
+def _print_result(title: str, result: dict[str, Any], metrics: list[str]) -> None:
+    table = Table(title=title)
+    table.add_column("metric")
+    for column in ("precision", "recall", "F1"):
+        table.add_column(f"{column} % [95% CI]", justify="right")
+    for name in metrics:
+        scores = result[name]
+        table.add_row(name, _interval(scores["precision"]), _interval(scores["recall"]), _interval(scores["f1"]))
+    stdout.print(table)
+    stdout.print(
+        f"examples: {result['examples']}   utterances per turn: {result['utterances_per_turn']:.2f}   "
+        f"leak rate: {result['leak_rate'] * 100:.1f}% ({result['leaked_utterances']} of {result['utterances']})",
+        highlight=False,
+    )
+    rows = result.get("paper", [])
+    if rows:
+        paper = Table(title="Beside the paper (its test set; its BERTScore uses deberta-xlarge-mnli)")
+        paper.add_column("metric")
+        paper.add_column("ours F1 %", justify="right")
+        paper.add_column("paper F1 %", justify="right")
+        paper.add_column("paper system")
+        for row in rows:
+            ours = "-" if row["ours"] is None else f"{row['ours']:.1f}"
+            for system, number in row["paper"].items():
+                paper.add_row(escape(row["label"]), ours, f"{number:.1f}", escape(system))
+        stdout.print(paper)
+
+
+@app.command("eval")
+@with_run_options
+def eval_command(
+    run_options: RunOptions,
+    data: DataOption = None,
+    instructor: Annotated[
+        str, typer.Option("--instructor", help=f"One of: {', '.join(INSTRUCTOR_NAMES)}.")
+    ] = "offline",
+    model: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--model", help="Model spec for model-backed instructors (openai:..., scripted:FILE)."),
+    ] = None,
+    metrics: MetricsOption = "rougeL,bleu4,bertscore",
+    dedup: DedupOption = False,
+    parser: ParserOption = "original",
+    list_parser: Annotated[
+        str, typer.Option("--list-parser", help="Numbered-list parser for model answers: robust or original.")
+    ] = "robust",
+    bertscore_model: BertModelOption = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Evaluate an instructor on every instructor turn of a folder and score it as the paper does."""
+    from debugtutor.socratic.evaluation import build_eval_task
+
+    _check_parser(parser)
+    if list_parser not in ("robust", "original"):
+        raise InputError(f"unknown list parser {list_parser!r}", field="list-parser", hint="robust or original")
+    metric_names = parse_metric_names(metrics)
+    folder = _data_folder(data)
+    examples = examples_from_folder(folder, dedup=dedup, parser=parser)
+    if model is not None and instructor == "offline":
+        warn("--model is ignored by the offline instructor")
+    chosen = get_instructor(instructor, model if instructor != "offline" else None, parse_mode=list_parser)  # type: ignore[arg-type]
+    task = build_eval_task(
+        examples,
+        chosen,
+        metrics=metric_names,
+        model_spec=model if instructor != "offline" else None,
+        data=folder,
+        config={"dedup": dedup, "parser": parser, "list_parser": list_parser, "bertscore_model": bertscore_model},
+        scorer_options=_scorer_options(bertscore_model),
+    )
+    run = run_options.run(task)
+    task_metrics: dict[str, Any] = dict(run.summary.get("task_metrics") or {})
+    if "summarize_error" in task_metrics:
+        raise InputError(f"scoring the run failed: {task_metrics['summarize_error']}", path=str(run.run_dir))
+    if not task_metrics:
+        raise InputError("the run recorded no examples", path=str(run.run_dir))
+    result: dict[str, Any] = {
+        "run_id": run.run_id,
+        "run_dir": str(run.run_dir),
+        "status": run.status,
+        "instructor": chosen.name,
+        "model": task.model_spec,
+        "data": str(folder),
+        **task_metrics,
+    }
+    result["paper"] = paper_rows(result, metric_names)
+    if json_output:
+        emit_json(result)
+        return
+    log(f"records: {run.run_dir}")
+    _print_result(f"Socratic eval: {chosen.name} on {escape(folder.name)}", result, metric_names)
+
+
+@app.command("score")
+def score_command(
+    predictions: Annotated[
+        Path, typer.Option("--predictions", help='JSONL of {"id": example id, "predictions": [utterances]}.')
+    ],
+    data: DataOption = None,
+    metrics: MetricsOption = "rougeL,bleu4,bertscore",
+    dedup: DedupOption = False,
+    parser: ParserOption = "original",
+    bertscore_model: BertModelOption = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Score predictions made elsewhere against a folder's reference utterances."""
+    _check_parser(parser)
+    metric_names = parse_metric_names(metrics)
+    folder = _data_folder(data)
+    examples = examples_from_folder(folder, dedup=dedup, parser=parser)
+    predicted = read_predictions(predictions, {example.id for example in examples})
+    result = score_predictions(examples, predicted, metric_names, scorer_options=_scorer_options(bertscore_model))
+    if result["missing"]:
+        warn(f"{result['missing']} of {len(examples)} example(s) have no predictions and are not scored")
+    result = {"predictions": str(predictions), "data": str(folder), **result}
+    result["paper"] = paper_rows(result, metric_names)
+    if json_output or state.json_mode:
+        emit_json(result)
+        return
+    _print_result(f"Socratic scores of {escape(predictions.name)}", result, metric_names)

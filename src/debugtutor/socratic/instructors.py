@@ -1,0 +1,289 @@
+"""Socratic instructors: given one evaluation example (the context up to a student turn), predict the instructor's
+utterances. They are the solvers the runner calls, and the live tutor uses them too.
+
+- ``zero-shot``: every distinct Socratic utterance for this turn, as a numbered list (the paper's main mode).
+- ``single``: one utterance.
+- ``cot``: two steps per turn, introspection (reasons the student is stuck) then the list, as the paper describes it.
+- ``cot-as-coded``: the introspection of the dialogue's first turn is reused for all its later turns, as the
+  benchmark's code does.
+- ``grounded`` / ``grounded-cot``: zero-shot / CoT with facts from the analysis engine in the prompt.
+- ``offline``: no model; the program-analysis instructor of :mod:`debugtutor.socratic.offline`.
+
+Use :func:`get_instructor` to build one by name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Literal, Protocol
+
+from debugtutor.analysis.engine import AnalysisBudget, AnalysisReport, aanalyze
+from debugtutor.analysis.execution import split_unit_tests
+from debugtutor.errors import InputError
+from debugtutor.llm import ChatMessage, GenerationSettings, ModelBackend, ModelResponse, get_model
+from debugtutor.socratic.dataset import EvaluationExample
+from debugtutor.socratic.offline import OfflineInstructor, TutoringState
+from debugtutor.socratic.prompts import DETERMINISTIC_SETTINGS, GroundingFacts, build_messages
+from debugtutor.socratic.utterances import parse_utterance_list
+
+ModelMode = Literal["zero-shot", "single", "cot", "cot-as-coded"]
+ParseMode = Literal["robust", "original"]
+
+INSTRUCTOR_NAMES: tuple[str, ...] = (
+    "offline",
+    "zero-shot",
+    "single",
+    "cot",
+    "cot-as-coded",
+    "grounded",
+    "grounded-cot",
+)
+_LIST_START = re.compile(r"^\s*(?:\(?1[.)]|[-*\u2022])\s", re.M)
+_TRACE_STEPS = 8
+_SUSPICIOUS_LINES = 3
+_FAILING_TESTS = 3
+
+
+@dataclass
+class InstructorPrediction:
+    """What an instructor said at one turn: the utterances, the raw model texts behind them, and what it cost."""
+
+    utterances: list[str]
+    raw: list[str] = field(default_factory=list)
+    usage: dict[str, float] = field(default_factory=dict)
+
+
+class Instructor(Protocol):
+    """Predicts the instructor's utterances for one example; ``name`` is the registry name."""
+
+    name: str
+
+    async def predict(self, example: EvaluationExample) -> InstructorPrediction: ...
+
+
+def tutoring_state(example: EvaluationExample, *, with_bug_desc: bool = True) -> TutoringState:
+    """The offline instructor's view of an example (``with_bug_desc=False`` makes it localize the bug itself)."""
+    previous_code = example.history[-1].cumulative_code_text if example.history else ""
+    return TutoringState(
+        problem=example.problem,
+        code=example.current_code,
+        unit_tests=example.unit_tests,
+        student_text=example.student_text,
+        turn_index=example.turn_index,
+        bug_desc=example.bug_desc if with_bug_desc else "",
+        bug_fixes=list(example.bug_fixes),
+        original_code=example.bug_code,
+        code_changed=bool(example.student_code) and example.student_code != (previous_code or example.bug_code),
+        history=[(record.user_text, record.assistant_text) for record in example.history],
+    )
+
+
+class OfflineSocraticInstructor:
+    """The lead's :class:`OfflineInstructor` behind the :class:`Instructor` protocol (runs off the event loop)."""
+
+    name = "offline"
+
+    def __init__(self, *, max_utterances: int = 3, with_bug_desc: bool = True) -> None:
+        self.engine = OfflineInstructor(max_utterances=max_utterances)
+        self.with_bug_desc = with_bug_desc
+
+    async def predict(self, example: EvaluationExample) -> InstructorPrediction:
+        state = tutoring_state(example, with_bug_desc=self.with_bug_desc)
+        utterances = await asyncio.to_thread(self.engine.respond, state)
+        return InstructorPrediction(utterances=utterances)
+
+
+def facts_from_report(report: AnalysisReport, code: str) -> GroundingFacts:
+    """The prompt-ready facts of an analysis report: failing tests, top suspicious lines, a short trace."""
+    facts = report.execution
+    code_lines = code.split("\n")
+    failing: list[str] = []
+    load_error = None
+    passing = total = 0
+    if facts is not None:
+        total, passing = len(facts.tests), len(facts.passing)
+        if facts.load_error is not None:
+            err = facts.load_error
+            load_error = f"{err.type}: {err.message}" + (f" (line {err.line})" if err.line else "")
+        for test in facts.failing[:_FAILING_TESTS]:
+            source = test.source.strip().splitlines()[-1]
+            if test.exception is not None and test.exception.type != "AssertionError":
+                where = f" on line {test.exception.line}" if test.exception.line else ""
+                failing.append(f"{source}: raised {test.exception.type}{where}")
+            elif test.actual is not None or test.expected is not None:
+                failing.append(f"{source}: got {test.actual}, expected {test.expected}")
+            else:
+                failing.append(f"{source}: {test.status.value}")
+    suspicious = [
+        f"line {item.line}: {code_lines[item.line - 1].strip()}"
+        for item in report.suspicious_lines[:_SUSPICIOUS_LINES]
+        if 0 < item.line <= len(code_lines)
+    ]
+    trace: list[str] = []
+    if report.trace is not None:
+        for step in report.trace.steps[:_TRACE_STEPS]:
+            values = ", ".join(f"{name}={value}" for name, value in step.locals.items())
+            returned = f" -> returns {step.returned}" if step.returned is not None else ""
+            trace.append(f"line {step.line} in {step.function}: {values or '(no locals)'}{returned}")
+    return GroundingFacts(
+        failing_tests=failing,
+        trace=trace,
+        suspicious_lines=suspicious,
+        load_error=load_error,
+        passing=passing,
+        total=total,
+    )
+
+
+async def grounding_facts(code: str, unit_tests: str, *, per_test_timeout_s: float = 2.0) -> GroundingFacts:
+    """Run the analysis engine on ``code`` and return :func:`facts_from_report` of it.
+
+    The repair search is off: a found fix would only tempt the model to reveal it.
+    """
+    split = split_unit_tests(unit_tests)
+    if not split.tests:
+        return GroundingFacts()
+    report = await aanalyze(
+        code,
+        split.tests,
+        setup=split.setup,
+        budget=AnalysisBudget(repair_seconds=0, per_test_timeout_s=per_test_timeout_s, max_trace_events=200),
+    )
+    return facts_from_report(report, code)
+
+
+def parse_list_response(text: str, mode: ParseMode = "robust") -> list[str]:
+    """Utterances of a list answer. The prompt ends with ``1.``, so a model usually continues the first item without
+    repeating the marker: put it back when no line of the answer starts a list."""
+    if mode == "robust" and not _LIST_START.search(text):
+        text = "1. " + text.lstrip()
+    return parse_utterance_list(text, mode=mode)
+
+
+def _first_turn(example: EvaluationExample) -> EvaluationExample:
+    """The dialogue's first evaluated turn as seen from a later one (for CoT as coded)."""
+    if not example.history:
+        return example
+    first = example.history[0]
+    return replace(
+        example,
+        turn_index=0,
+        history=[],
+        student_text=first.user_text,
+        student_code=first.code_text,
+        current_code=first.cumulative_code_text or example.bug_code,
+        references=[first.assistant_text, *first.assistant_alternatives],
+    )
+
+
+class ModelInstructor:
+    """A model-backed instructor in one of the prompt modes (see the module docstring)."""
+
+    def __init__(
+        self,
+        model: ModelBackend,
+        *,
+        mode: ModelMode = "zero-shot",
+        grounded: bool = False,
+        parse_mode: ParseMode = "robust",
+        settings: GenerationSettings = DETERMINISTIC_SETTINGS,
+        facts: Callable[[str, str], Awaitable[GroundingFacts]] = grounding_facts,
+    ) -> None:
+        if mode not in ("zero-shot", "single", "cot", "cot-as-coded"):
+            raise InputError(f"unknown prompt mode {mode!r}", hint="zero-shot, single, cot or cot-as-coded")
+        self.model = model
+        self.mode = mode
+        self.grounded = grounded
+        self.parse_mode = parse_mode
+        self.settings = settings
+        self._facts = facts
+        prefix = "grounded-" if grounded else ""
+        self.name = "grounded" if grounded and mode == "zero-shot" else prefix + mode
+        # CoT as coded: one introspection per dialogue, shared by its turns even when they run concurrently.
+        self._introspections: dict[str, asyncio.Future[tuple[str, ModelResponse]]] = {}
+
+    async def _generate(self, messages: list[ChatMessage]) -> ModelResponse:
+        return await self.model.generate(messages, self.settings)
+
+    async def _introspect(self, example: EvaluationExample, facts: GroundingFacts | None) -> tuple[str, ModelResponse]:
+        response = await self._generate(build_messages(example, "introspect", facts=facts))
+        return response.text, response
+
+    async def _introspection_as_coded(self, example: EvaluationExample) -> tuple[str, ModelResponse | None]:
+        first = _first_turn(example)
+        key = f"{example.dialogue}\x00{first.student_text}\x00{first.current_code}"
+        future = self._introspections.get(key)
+        owner = future is None
+        if future is None:
+            future = asyncio.get_running_loop().create_future()
+            self._introspections[key] = future
+            try:
+                facts = await self._facts(first.current_code, first.unit_tests) if self.grounded else None
+                future.set_result(await self._introspect(first, facts))
+            except BaseException as exc:
+                del self._introspections[key]
+                future.set_exception(exc)
+                future.exception()  # mark retrieved: the owner re-raises it below
+                raise
+        text, response = await future
+        return text, response if owner else None
+
+    async def predict(self, example: EvaluationExample) -> InstructorPrediction:
+        facts = await self._facts(example.current_code, example.unit_tests) if self.grounded else None
+        responses: list[ModelResponse] = []
+        if self.mode == "single":
+            response = await self._generate(build_messages(example, "single", facts=facts))
+            responses.append(response)
+            utterances = parse_utterance_list(response.text, mode="robust")[:1]
+        elif self.mode == "zero-shot":
+            response = await self._generate(build_messages(example, "multiple", facts=facts))
+            responses.append(response)
+            utterances = parse_list_response(response.text, self.parse_mode)
+        else:
+            if self.mode == "cot":
+                introspection, step_one = await self._introspect(example, facts)
+                responses.append(step_one)
+            else:
+                introspection, first_step = await self._introspection_as_coded(example)
+                if first_step is not None:
+                    responses.append(first_step)
+            response = await self._generate(build_messages(example, "cot", introspection=introspection, facts=facts))
+            responses.append(response)
+            utterances = parse_list_response(response.text, self.parse_mode)
+        return InstructorPrediction(
+            utterances=utterances,
+            raw=[r.text for r in responses],
+            usage={
+                "prompt_tokens": sum(r.usage.prompt_tokens for r in responses),
+                "completion_tokens": sum(r.usage.completion_tokens for r in responses),
+                "model_calls": len(responses),
+                "cached_calls": sum(r.cached for r in responses),
+            },
+        )
+
+
+def get_instructor(
+    name: str,
+    model: ModelBackend | str | None = None,
+    *,
+    parse_mode: ParseMode = "robust",
+    max_utterances: int = 3,
+) -> Instructor:
+    """An instructor by registry name (:data:`INSTRUCTOR_NAMES`); all but ``offline`` need a model."""
+    if name not in INSTRUCTOR_NAMES:
+        raise InputError(f"unknown instructor {name!r}", field="instructor", hint=", ".join(INSTRUCTOR_NAMES))
+    if name == "offline":
+        return OfflineSocraticInstructor(max_utterances=max_utterances)
+    if model is None:
+        raise InputError(
+            f"the {name} instructor needs a model",
+            field="model",
+            hint="pass --model SPEC (e.g. openai:gpt-4o-mini or scripted:FILE.json), or use --instructor offline",
+        )
+    backend = get_model(model) if isinstance(model, str) else model
+    grounded = name.startswith("grounded")
+    mode: ModelMode = {"grounded": "zero-shot", "grounded-cot": "cot"}.get(name, name)  # type: ignore[assignment]
+    return ModelInstructor(backend, mode=mode, grounded=grounded, parse_mode=parse_mode)
