@@ -55,6 +55,7 @@ class TutoringState:
     original_code: str = ""  # the program the dialogue started from (for leak checks and "what changed")
     code_changed: bool = False
     history: list[tuple[str, str]] = field(default_factory=list)  # earlier (student, instructor) lines
+    suspect_lines: list[int] = field(default_factory=list)  # a caller's own localization (e.g. a verified repair)
 
 
 @dataclass(frozen=True)
@@ -175,9 +176,12 @@ def _names_on(code: str, line: int) -> list[str]:
 
 
 def find_focus(state: TutoringState, facts: ExecutionFacts | None) -> BugFocus | None:
-    """The line and construct to ask about: the bug description's, else the analysis engine's top line."""
+    """The line and construct to ask about: the bug description's, else the caller's suspects, else the analysis
+    engine's top-ranked line."""
     code_lines = state.code.splitlines()
     lines = [n for n in lines_named(state.bug_desc) if 0 < n <= len(code_lines)]
+    if not lines:
+        lines = [n for n in state.suspect_lines if 0 < n <= len(code_lines)]
     if not lines:
         coverage = facts.coverage() if facts is not None else None
         failed = [t.index for t in facts.failing] if facts is not None else []

@@ -183,6 +183,8 @@ class TutorSession:
             original_code=self.original_code,
             code_changed=code_changed,
             history=self._history(),
+            # the engine ranks a verified repair's lines first
+            suspect_lines=[item.line for item in self.diagnosis.report.suspicious_lines[:3]] if self.diagnosis else [],
         )
         return self._offline.respond(state)
 
