@@ -29,8 +29,6 @@ from debugtutor.maze import (
     program_to_json,
     read_program,
     read_task,
-    render_png,
-    render_svg,
     solve,
 )
 from debugtutor.maze.solve import normalize_blocks
@@ -87,6 +85,8 @@ def show(
     if suffix not in (".png", ".svg"):
         raise InputError("the picture must end in .png or .svg", field="--out")
     result = execute(task, program) if program is not None else None
+    from debugtutor.maze.render import render_png, render_svg  # matplotlib loads only for pictures
+
     render = render_png if suffix == ".png" else render_svg
     written = render(task, program=program, trace=result, out=out)
     if json_output:

@@ -33,7 +33,6 @@ from debugtutor.maze.json_ast import (
     read_program,
     write_program,
 )
-from debugtutor.maze.render import render_png, render_svg
 from debugtutor.maze.solve import ALL_BLOCKS, BASIC_BLOCKS, LOOP_BLOCKS, SearchLimitError, solve
 from debugtutor.maze.text import ProgramSyntaxError, format_program, parse_compact, parse_program
 
@@ -78,3 +77,12 @@ __all__ = [
     "token_sequence",
     "write_program",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # Pictures need matplotlib; load it only when a picture is asked for, so the CLI and the emulator start fast.
+    if name in ("render_png", "render_svg"):
+        from debugtutor.maze import render
+
+        return getattr(render, name)
+    raise AttributeError(f"module 'debugtutor.maze' has no attribute {name!r}")

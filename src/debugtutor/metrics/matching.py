@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from debugtutor.metrics.stats import BootstrapInterval, bootstrap_mean
 from debugtutor.metrics.text import PairScorer
@@ -57,6 +56,8 @@ def match_weights(weights: np.ndarray) -> ExampleMatch:
         return ExampleMatch(0.0, 0.0, 0.0, 0.0)
     if np.any(weights < 0):
         raise ValueError("match_weights: pair weights must be non-negative")
+    from scipy.optimize import linear_sum_assignment  # scipy takes a quarter second to import; only load it here
+
     rows, cols = linear_sum_assignment(weights, maximize=True)
     pairs = tuple((int(r), int(c), float(weights[r, c])) for r, c in zip(rows, cols) if weights[r, c] > 0)
     tp = float(sum(w for _, _, w in pairs))
