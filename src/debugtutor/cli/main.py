@@ -11,6 +11,7 @@ import sys
 import traceback
 
 import typer
+from rich.markup import escape
 
 from debugtutor import __version__
 from debugtutor.console import state, stderr
@@ -115,7 +116,7 @@ def main(argv: list[str] | None = None) -> None:
     except DebugtutorError as exc:
         if state.debug:
             traceback.print_exc()
-        stderr.print(f"[red]error:[/red] {exc}", highlight=False, markup=True, soft_wrap=True)
+        stderr.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         stderr.print("interrupted")
@@ -125,7 +126,7 @@ def main(argv: list[str] | None = None) -> None:
             traceback.print_exc()
         else:
             stderr.print(
-                f"[red]error:[/red] {type(exc).__name__}: {exc} (run with --debug for the traceback)",
+                f"[red]error:[/red] {type(exc).__name__}: {escape(str(exc))} (run with --debug for the traceback)",
                 highlight=False,
                 soft_wrap=True,
             )
