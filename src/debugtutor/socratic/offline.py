@@ -33,8 +33,8 @@ from debugtutor.socratic.leak import LeakGuard
 _LINE_REF = re.compile(r"\blines?\s+(\d+)((?:\s*(?:,|and|&|-|to)\s*\d+)*)", re.I)
 _BACKTICK = re.compile(r"`([^`\n]+)`")
 _STUCK = re.compile(
-    r"\b(?:don'?t know|do not know|not sure|no idea|confus\w*|stuck|lost|idk|can'?t (?:see|find|figure)|"
-    r"what do you mean|help)\b",
+    r"\b(?:don'?t know|do not know|not (?:really |quite |too )?sure|no idea|confus\w*|stuck|lost|idk|"
+    r"can'?t (?:see|find|figure)|what do you mean|help)\b",
     re.I,
 )
 _BUILTIN_NAMES = frozenset(dir(builtins))
