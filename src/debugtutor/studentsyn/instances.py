@@ -1,0 +1,145 @@
+"""Discriminative benchmark instances, drawn the way the StudentSyn paper draws them, but seeded.
+
+One *sample* of a family holds one instance per (target task, behaviour type): an observed student of that type is
+picked on the reference task, and the 10 options on the target task are that student's own attempt (the answer), one
+attempt by a student of each other type, the target's solution and random edits of it. With the published data
+(3 targets x 6 types) a sample has 18 instances, so the default 20 samples give the paper's 360 per reference task;
+with fewer targets (the shared copy has 2) it is 20 x 12 = 240. Everything is derived from the loaded family.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from debugtutor.maze import Program, program_from_json, program_to_json
+from debugtutor.studentsyn.dataset import TaskFamily
+
+DEFAULT_SAMPLES = 20
+DEFAULT_RANDOM_OPTIONS = 3
+
+
+@dataclass(frozen=True)
+class DiscriminativeInstance:
+    """Pick the observed student's attempt on ``target_task`` among ``options``; ``label`` is its position."""
+
+    id: str
+    reference_task: str
+    target_task: str
+    behaviour: int
+    student: str
+    code_a: Program
+    options: tuple[Program, ...]
+    option_sources: tuple[str, ...]
+    label: int
+
+    def is_correct(self, prediction: int) -> bool:
+        """Right if it is the label or an option with the same code (identical codes do occur among options)."""
+        if not 0 <= prediction < len(self.options):
+            return False
+        return prediction == self.label or self.options[prediction] == self.options[self.label]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "reference_task": self.reference_task,
+            "target_task": self.target_task,
+            "behaviour": self.behaviour,
+            "student": self.student,
+            "code_a": program_to_json(self.code_a),
+            "options": [program_to_json(option) for option in self.options],
+            "option_sources": list(self.option_sources),
+            "label": self.label,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DiscriminativeInstance:
+        return cls(
+            id=data["id"],
+            reference_task=data["reference_task"],
+            target_task=data["target_task"],
+            behaviour=int(data["behaviour"]),
+            student=data["student"],
+            code_a=program_from_json(data["code_a"]),
+            options=tuple(program_from_json(option) for option in data["options"]),
+            option_sources=tuple(data["option_sources"]),
+            label=int(data["label"]),
+        )
+
+
+def _random_options(family: TaskFamily, target: str, count: int, rng: random.Random) -> list[tuple[str, Program]]:
+    """``count`` random codes of ``target``: one per note when there are exactly ``count`` notes (the hoc4 layout);
+    otherwise one from the first note (the small-edit pool) and the rest, distinct, from the other notes pooled (the
+    hoc18 layout: 1 ``edit_2`` + 2 of ``only_if`` / ``only_while`` / ``basic_actions``)."""
+    pool = family.random_pool(target)
+    if not pool or count <= 0:
+        return []
+    notes = list(pool)
+    chosen: list[tuple[str, Program]] = []
+    if len(notes) == count:
+        for note in notes:
+            code = rng.choice(pool[note])
+            chosen.append((f"rand{code.rand_id}:{note}", code.program))
+        return chosen
+    first = rng.choice(pool[notes[0]])
+    chosen.append((f"rand{first.rand_id}:{notes[0]}", first.program))
+    rest = [code for note in notes[1:] for code in pool[note]] or [c for c in pool[notes[0]] if c is not first]
+    for code in rng.sample(rest, min(count - 1, len(rest))):
+        chosen.append((f"rand{code.rand_id}:{code.note}", code.program))
+    return chosen
+
+
+def build_instances(
+    family: TaskFamily,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    round_index: int = 0,
+    random_options: int = DEFAULT_RANDOM_OPTIONS,
+) -> list[DiscriminativeInstance]:
+    """``samples`` x (targets x types) instances for one round; the same (seed, round) always gives the same draw."""
+    rng = random.Random(f"studentsyn:{family.reference}:{seed}:{round_index}")
+    instances: list[DiscriminativeInstance] = []
+    types = family.behaviour_ids
+    for sample in range(samples):
+        for target in family.targets:
+            for behaviour in types:
+                # Only students seen on both tasks can be observed on one and asked about on the other.
+                observed = [
+                    attempt
+                    for attempt in family.attempts(family.reference, behaviour)
+                    if family.attempt_of(attempt.student, target) is not None
+                ]
+                if not observed:
+                    continue
+                student = rng.choice(observed)
+                answer = family.attempt_of(student.student, target)
+                assert answer is not None  # filtered above
+                options: list[tuple[str, Program]] = [(f"{student.student}:answer", answer.program)]
+                for other in types:
+                    if other == behaviour:
+                        continue
+                    others = family.attempts(target, other)
+                    if others:
+                        pick = rng.choice(others)
+                        options.append((f"{pick.student}:mis_{other}", pick.program))
+                options.append(("solution", family.solutions[target]))
+                options.extend(_random_options(family, target, random_options, rng))
+                order = list(range(len(options)))
+                rng.shuffle(order)
+                shuffled = [options[i] for i in order]
+                instances.append(
+                    DiscriminativeInstance(
+                        id=f"{family.reference}-r{round_index}-s{sample}-{target}-mis{behaviour}",
+                        reference_task=family.reference,
+                        target_task=target,
+                        behaviour=behaviour,
+                        student=student.student,
+                        code_a=student.program,
+                        options=tuple(program for _, program in shuffled),
+                        option_sources=tuple(source for source, _ in shuffled),
+                        label=order.index(0),
+                    )
+                )
+    return instances

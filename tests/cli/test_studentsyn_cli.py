@@ -1,0 +1,112 @@
+"""``debugtutor studentsyn``: eval, generate and rate on the built-in sample, with --json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from debugtutor.cli import main as cli_main
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        cli_main.main(args)
+        code = 0
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_eval_prints_one_json_object(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run_cli(
+        [
+            "studentsyn",
+            "eval",
+            "--technique",
+            "symss-infer",
+            "--rounds",
+            "2",
+            "--samples",
+            "2",
+            "--runs-dir",
+            str(tmp_path),
+            "--json",
+        ],
+        capsys,
+    )
+    assert code == 0
+    payload = json.loads(out)
+    walk = payload["techniques"]["symss-infer"]["walk"]
+    assert len(walk["rounds"]) == 2 and walk["instances_per_round"] == 2 * 2 * 6
+    assert 0 <= walk["mean"] <= 100
+    assert Path(payload["runs"]["symss-infer"]).is_dir()
+
+
+@pytest.mark.slow
+def test_eval_all_adds_significance(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(
+        [
+            "studentsyn",
+            "eval",
+            "--technique",
+            "all",
+            "--rounds",
+            "2",
+            "--samples",
+            "2",
+            "--reference",
+            "walk",
+            "--json",
+        ],
+        capsys,
+    )
+    assert code == 0
+    payload = json.loads(out)
+    assert set(payload["techniques"]) == {"randd", "editd", "editembd", "symss", "symss-infer"}
+    assert payload["significance"][0]["reference"] == "walk"
+
+
+def test_unknown_technique_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(["studentsyn", "eval", "--technique", "magic", "--json"], capsys)
+    assert code == 2 and "magic" in err
+
+
+def test_generate_then_rate(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    gallery = tmp_path / "gallery"
+    code, out, _ = run_cli(
+        [
+            "studentsyn",
+            "generate",
+            "--technique",
+            "symss",
+            "--reference",
+            "walk",
+            "--student",
+            "stu4",
+            "--out",
+            str(gallery),
+            "--json",
+        ],
+        capsys,
+    )
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["proxy"]["scenarios"] == 2 and payload["latency_ms"]["p95"] < 1000
+    assert (gallery / "index.html").is_file()
+    ratings = tmp_path / "ratings.jsonl"
+    ratings.write_text(
+        '{"scenario": "walk-stu4-walka", "rank": 1, "rater": "r1", "score": 4}\n'
+        '{"scenario": "walk-stu4-walkb", "rank": 2, "rater": "r1", "score": 2}\n'
+    )
+    code, out, _ = run_cli(
+        ["studentsyn", "rate", "--ratings", str(ratings), "--gallery", str(gallery), "--json"], capsys
+    )
+    assert code == 0
+    scores = json.loads(out)
+    assert scores["overall"]["mean"] == 3.0 and "symss" in scores["technique"]
+    ratings.write_text('{"scenario": "nope", "rank": 1, "rater": "r1", "score": 4}\n')
+    code, _, err = run_cli(["studentsyn", "rate", "--ratings", str(ratings), "--gallery", str(gallery)], capsys)
+    assert code == 2 and "nope" in err
