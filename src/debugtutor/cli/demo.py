@@ -60,6 +60,14 @@ def _maze(result: dict[str, Any]) -> str:
     return f"smallest program: {solution.get('size')} blocks, {solution.get('compact')}"
 
 
+def _studentsyn(result: dict[str, Any]) -> str:
+    scores = result.get("techniques", {}).get("symss-infer", {})
+    parts = [f"{family} {facts.get('mean', 0):.1f}%" for family, facts in sorted(scores.items())]
+    runs = result.get("runs", {})
+    report = f"  [{runs['symss-infer']}/report.html]" if runs.get("symss-infer") else ""
+    return "discriminative accuracy (pick 1 of 10), type inferred: " + ", ".join(parts) + report
+
+
 def demo_steps(runs_dir: Path, work: Path) -> list[DemoStep]:
     """The demo's commands over the built-in samples."""
     steps = [
@@ -82,6 +90,13 @@ def demo_steps(runs_dir: Path, work: Path) -> list[DemoStep]:
         )
     for task in sorted(sample_dir("maze").glob("*/task/*_task.txt"))[:2]:
         steps.append(DemoStep(f"Maze solver on {task.stem}", ["maze", "solve", str(task)], _maze))
+    steps.append(
+        DemoStep(
+            "StudentSyn: synthesize students' attempts (SymSS, type inferred) on the built-in maze families",
+            ["studentsyn", "eval", "--technique", "symss-infer", "--rounds", "2", "--runs-dir", str(runs_dir)],
+            _studentsyn,
+        )
+    )
     return steps
 
 
