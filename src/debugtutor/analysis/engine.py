@@ -1,0 +1,229 @@
+"""The analysis facade: one call that tells what is wrong with a program and how to fix it.
+
+:func:`analyze` runs the static checks, runs the tests in the sandbox with coverage and a trace of the first failing
+test, ranks suspicious lines, and searches for a repair within a budget; a repair that is found moves the lines it
+changed to the top of the ranking. The Socratic tutor and the DebugEval solvers call this (or :func:`aanalyze` from
+async code) to answer without a model, and to ground a model's prompts in facts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+
+from debugtutor.analysis.execution import (
+    FIRST_FAILING,
+    ExecutionFacts,
+    LineTrace,
+    collect_execution_facts,
+    split_unit_tests,
+)
+from debugtutor.analysis.localization import SuspiciousLine, enclosing_loop, localize
+from debugtutor.analysis.repair import Repair, RepairBudget, RepairSearch, arepair
+from debugtutor.analysis.static import Diagnostic, check
+from debugtutor.sandbox import Limits, Status, TestReport, run_python_tests
+
+# Per-test time budget of a repair candidate: generous against the buggy program's own (traced) test times, so a
+# fix is never cut short, yet short enough that candidates which loop forever cost little.
+REPAIR_TEST_TIMEOUT_BOUNDS_S = (0.05, 0.5)
+REPAIR_TEST_TIMEOUT_FACTOR = 20.0
+
+
+def repair_test_timeout(facts: ExecutionFacts) -> float:
+    """The per-test timeout for repair candidates, scaled from how long the buggy program's tests took."""
+    low, high = REPAIR_TEST_TIMEOUT_BOUNDS_S
+    finished = [test.wall_s for test in facts.tests if test.status not in (Status.timeout, Status.memory)]
+    if not finished:
+        return high
+    return min(high, max(low, REPAIR_TEST_TIMEOUT_FACTOR * max(finished)))
+
+
+class AnalysisBudget(BaseModel):
+    """Limits for one analysis: the repair search's budget (``repair_seconds`` 0 disables the search)."""
+
+    repair_seconds: float = 10.0
+    repair_executions: int = 20000
+    per_test_timeout_s: float = 1.0
+    max_trace_events: int = 1000
+
+
+class AnalysisReport(BaseModel):
+    """What :func:`analyze` found about one program and its tests."""
+
+    diagnostics: list[Diagnostic] = Field(default_factory=list)
+    test_report: TestReport | None = None
+    coverage: dict[int, list[int]] = Field(default_factory=dict)
+    suspicious_lines: list[SuspiciousLine] = Field(default_factory=list)
+    repair: Repair | None = None
+    repair_search: RepairSearch | None = None
+    trace: LineTrace | None = None
+    execution: ExecutionFacts | None = None
+
+    @property
+    def failing_tests(self) -> list[int]:
+        if self.test_report is None:
+            return []
+        return [test.index for test in self.test_report.tests if test.status != Status.passed]
+
+
+# Exceptions that do not say where a running program went wrong: load errors and failed asserts.
+_NOT_RAISED_HERE = frozenset({"AssertionError", "SyntaxError", "IndentationError", "TabError"})
+
+
+def _exception_lines(code: str, facts: ExecutionFacts, test_report: TestReport | None = None) -> dict[int, str]:
+    """Where failing tests raised (not assertion failures). The plain test run's lines are preferred: under the
+    tracer a deep recursion overflows inside the trace hook, which blurs the line."""
+    lines: dict[int, str] = {}
+    if test_report is not None:
+        for outcome in test_report.tests:
+            error = outcome.exception
+            if outcome.status == Status.passed or error is None or error.line is None:
+                continue
+            if outcome.status == Status.timeout:
+                # stopped somewhere inside the loop that does not end: point at the loop
+                loop = enclosing_loop(code, error.line)
+                if loop is not None:
+                    lines.setdefault(loop, "a timeout (the loop does not end)")
+            elif error.type not in _NOT_RAISED_HERE:
+                lines.setdefault(error.line, error.type)
+    if lines:
+        return lines
+    for test in facts.failing:
+        if test.status == Status.timeout and test.exception is not None and test.exception.line is not None:
+            loop = enclosing_loop(code, test.exception.line)
+            if loop is not None:
+                lines.setdefault(loop, "a timeout (the loop does not end)")
+        elif (
+            test.exception is not None
+            and test.exception.line is not None
+            and test.exception.type not in _NOT_RAISED_HERE
+        ):
+            lines.setdefault(test.exception.line, test.exception.type)
+    if facts.load_error is not None and facts.load_error.line is not None:
+        lines.setdefault(facts.load_error.line, facts.load_error.type)
+    return lines
+
+
+def rank_lines(
+    code: str,
+    facts: ExecutionFacts | None,
+    diagnostics: Sequence[Diagnostic],
+    repair: Repair | None = None,
+    test_report: TestReport | None = None,
+) -> list[SuspiciousLine]:
+    """Localization from what is known: coverage and failures, static diagnostics, and a verified repair.
+
+    The lines of a repair's logic edits and its reference edits lead; syntax-level edits (labelled syntax, or a
+    non-logic edit that made the program compile: the interpreter already points at those) and the lines the
+    repair merely touched support. A logic edit that restores compilation (a moved statement) is the fix itself."""
+    repaired: list[int] = []
+    support: list[int] = []
+    if repair is not None:
+        semantic = [
+            edit
+            for edit in repair.edits
+            if edit.category == "logic" or (edit.category != "syntax" and not edit.made_it_compile)
+        ] or repair.edits
+        repaired = [edit.original_line or edit.line for edit in semantic]
+        support = [line for line in [*repair.edit_lines, *repair.changed_lines] if line not in repaired]
+    coverage = facts.coverage() if facts is not None else None
+    failed = [test.index for test in facts.failing] if facts is not None else []
+    return localize(
+        code,
+        coverage=coverage,
+        failed_tests=failed,
+        diagnostics=diagnostics,
+        exception_lines=_exception_lines(code, facts, test_report) if facts is not None else None,
+        repaired_lines=repaired,
+        repair_support_lines=support,
+    )
+
+
+async def aanalyze(
+    code: str,
+    tests: Sequence[str],
+    *,
+    setup: str = "",
+    budget: AnalysisBudget | None = None,
+    trace_test: int | None = FIRST_FAILING,
+) -> AnalysisReport:
+    """Analyze ``code`` against assert-style ``tests`` (run after ``setup``); see :func:`analyze`."""
+    budget = budget or AnalysisBudget()
+    tests = list(tests)
+    diagnostics = check(code)
+    limits = Limits(wall_s=min(120.0, 3.0 + budget.per_test_timeout_s * (len(tests) + 1)))
+    test_report, facts = await asyncio.gather(
+        asyncio.to_thread(
+            run_python_tests, code, tests, limits=limits, per_test_timeout_s=budget.per_test_timeout_s, setup=setup
+        ),
+        asyncio.to_thread(
+            collect_execution_facts,
+            code,
+            tests,
+            setup=setup,
+            trace_test=trace_test,
+            max_events=budget.max_trace_events,
+            per_test_timeout_s=budget.per_test_timeout_s,
+        ),
+    )
+    compiles = not any(diagnostic.category == "syntax" for diagnostic in diagnostics)
+    ranked = rank_lines(code, facts if compiles else None, diagnostics, test_report=test_report)
+    report = AnalysisReport(
+        diagnostics=diagnostics,
+        test_report=test_report,
+        coverage={index: sorted(lines) for index, lines in facts.coverage().items()} if compiles else {},
+        suspicious_lines=ranked,
+        trace=facts.trace,
+        execution=facts,
+    )
+    if budget.repair_seconds <= 0 or not tests or test_report.status == Status.passed:
+        return report
+
+    per_test = repair_test_timeout(facts)
+
+    async def localize_variant(source: str) -> list[int]:
+        # a variant of the program: its tests get the repair search's short per-test budget
+        variant_facts = await asyncio.to_thread(
+            collect_execution_facts, source, tests, setup=setup, per_test_timeout_s=per_test
+        )
+        return [item.line for item in rank_lines(source, variant_facts, check(source))]
+
+    search = await arepair(
+        code,
+        tests,
+        setup=setup,
+        suspicious_lines=[item.line for item in ranked],
+        budget=RepairBudget(
+            max_seconds=budget.repair_seconds,
+            max_executions=budget.repair_executions,
+            per_test_timeout_s=per_test,
+        ),
+        localize=localize_variant,
+    )
+    report.repair_search = search
+    report.repair = search.best
+    if search.best is not None:
+        report.suspicious_lines = rank_lines(
+            code, facts if compiles else None, diagnostics, repair=search.best, test_report=test_report
+        )
+    return report
+
+
+def analyze(
+    code: str,
+    tests: Sequence[str] | str,
+    *,
+    setup: str = "",
+    budget: AnalysisBudget | None = None,
+    trace_test: int | None = FIRST_FAILING,
+) -> AnalysisReport:
+    """Static diagnostics, test outcomes, coverage, ranked suspicious lines, a trace and (within ``budget``) a
+    verified repair for ``code``. ``tests`` is a list of assert statements, or a block of test code that is split
+    into setup and asserts."""
+    if isinstance(tests, str):
+        split = split_unit_tests(tests)
+        setup = "\n".join(part for part in (setup, split.setup) if part)
+        tests = split.tests
+    return asyncio.run(aanalyze(code, tests, setup=setup, budget=budget, trace_test=trace_test))

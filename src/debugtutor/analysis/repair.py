@@ -1,0 +1,621 @@
+"""Repair search: find the smallest edits that make a buggy program pass its tests.
+
+Candidates come from :func:`debugtutor.analysis.edits.candidate_edits` in ``repair`` direction (the inverses of the
+bug-injecting operators), tried at the most suspicious lines first, and every candidate is verified by running the
+tests in :mod:`debugtutor.sandbox` (assert tests, or LeetCode calls with expected outputs). The search is
+
+1. single edits, ordered by line suspiciousness and by the operators' own plausibility order;
+2. double edits: a second edit on top of the single edits that looked like progress (more tests passing, or a
+   program that now compiles where the original did not; then those that kept as many tests passing), each
+   re-localized when its lines moved or the original never ran;
+3. with the budget left, a third edit on top of the double edits that passed more tests than their base.
+
+Candidates that do not compile, or that compile to the same program as one already tried, are dropped before
+running; verdicts are cached by the hash of the normalized program. For assert tests, candidates are checked in
+batches by one sandboxed process each (``_verify_harness.py``: a fresh namespace per candidate), two batches at a
+time, and a candidate that passes is confirmed on its own with :func:`debugtutor.sandbox.run_python_tests` before
+it counts. The search stops at a budget of executions (candidate checks) and seconds and returns the fixes found,
+smallest first.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import difflib
+import hashlib
+import itertools
+import json
+import time
+import warnings
+from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+from debugtutor.analysis.edits import candidate_edits
+from debugtutor.sandbox import (
+    ExecOutcome,
+    LeetCodeCall,
+    Limits,
+    Status,
+    TestReport,
+    arun_leetcode,
+    arun_program,
+    arun_python_tests,
+)
+
+VERIFY_MARKER = "@@debugtutor-verify@@"
+
+
+class EditLike(Protocol):
+    """The fields of :class:`debugtutor.analysis.edits.Edit` that the search reads."""
+
+    @property
+    def operator(self) -> str: ...
+
+    @property
+    def category(self) -> str: ...
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def source(self) -> str: ...
+
+
+class EditProposer(Protocol):
+    """The signature of :func:`debugtutor.analysis.edits.candidate_edits`."""
+
+    def __call__(
+        self,
+        source: str,
+        *,
+        lines: Collection[int] | None = None,
+        categories: Collection[str] = ("syntax", "reference", "logic"),
+        direction: Literal["mutate", "repair"] = "repair",
+    ) -> Iterator[EditLike]: ...
+
+
+class RepairBudget(BaseModel):
+    """How much a search may spend: sandbox executions, seconds, and how many fixes to collect before stopping."""
+
+    max_executions: int = 20000
+    max_seconds: float = 10.0
+    max_fixes: int = 1
+    max_edits: int = Field(default=3, ge=1, le=4)
+    """Edits per fix; each level past one builds only on candidates that passed more tests than their base."""
+    concurrency: int = 2
+    batch_size: int = 24
+    max_bases: int = 24
+    top_lines: int = 4
+    per_test_timeout_s: float = 0.25
+
+
+class AppliedEdit(BaseModel):
+    """One edit of a repair; ``line`` is in the program the edit was applied to, ``original_line`` the matching
+    line of the buggy program (they differ only after an earlier edit added or removed lines)."""
+
+    operator: str
+    category: str
+    line: int
+    description: str
+    original_line: int | None = None
+    made_it_compile: bool = False
+    """The program did not compile before this edit and did after it (a syntax-level fix, whatever its label)."""
+
+
+class Repair(BaseModel):
+    """A verified fix: the edits, the fixed program, its unified diff against the buggy one, and what finding it
+    cost (executions and seconds since the search began)."""
+
+    edits: list[AppliedEdit]
+    source: str
+    diff: str
+    changed_lines: list[int]
+    executions: int
+    seconds: float
+
+    @property
+    def edit_lines(self) -> list[int]:
+        """The buggy program's lines the edits were made at, logic and reference edits before syntax ones."""
+        ordered = sorted(self.edits, key=lambda edit: edit.category == "syntax")
+        lines: list[int] = []
+        for edit in ordered:
+            line = edit.original_line or edit.line
+            if line not in lines:
+                lines.append(line)
+        return lines
+
+
+class RepairSearch(BaseModel):
+    """The outcome of one search: the fixes found (smallest first) and what the search spent."""
+
+    repairs: list[Repair] = Field(default_factory=list)
+    executions: int = 0
+    seconds: float = 0.0
+    candidates: int = 0
+    sandbox_runs: int = 0
+    tests_total: int = 0
+    tests_passed_before: int = 0
+    budget_exhausted: bool = False
+
+    @property
+    def best(self) -> Repair | None:
+        return self.repairs[0] if self.repairs else None
+
+
+@dataclass
+class _Verdict:
+    passed: int
+    total: int
+    compiles: bool
+    known: bool = True
+    """False when the batch ran out of time before this candidate: not a verdict to cache."""
+
+    @property
+    def all_passed(self) -> bool:
+        return self.compiles and self.total > 0 and self.passed == self.total
+
+
+@dataclass
+class _Candidate:
+    source: str
+    edits: list[AppliedEdit]
+    verdict: _Verdict | None = None
+    base_passed: int = 0
+    """Tests the program this candidate was edited from passed."""
+
+
+@dataclass
+class _Base:
+    candidate: _Candidate
+    lines: list[int] = field(default_factory=list)
+
+
+def changed_original_lines(original: str, edited: str) -> list[int]:
+    """Lines of ``original`` (1-based) that an edit replaced or deleted; for a pure insertion, the line before it."""
+    matcher = difflib.SequenceMatcher(a=original.splitlines(), b=edited.splitlines(), autojunk=False)
+    changed: set[int] = set()
+    for tag, a_start, a_end, _b_start, _b_end in matcher.get_opcodes():
+        if tag in ("replace", "delete"):
+            changed.update(range(a_start + 1, a_end + 1))
+        elif tag == "insert":
+            changed.add(max(1, a_start))
+    return sorted(changed)
+
+
+def unified_diff(original: str, fixed: str, *, name: str = "program.py") -> str:
+    """A unified diff between two versions of a program."""
+    lines = difflib.unified_diff(
+        original.splitlines(keepends=True), fixed.splitlines(keepends=True), f"a/{name}", f"b/{name}"
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def _normal_form(source: str) -> str | None:
+    """A key that is equal for programs that compile to the same AST; None when the source does not compile."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. SyntaxWarning for `is` with a literal
+            tree = ast.parse(source)
+            compile(tree, "student.py", "exec")
+    except (SyntaxError, ValueError):
+        return None
+    return hashlib.sha256(ast.dump(tree).encode()).hexdigest()
+
+
+def _original_line(original: str, edited: str, line: int) -> int:
+    """The line of ``original`` that line ``line`` of ``edited`` corresponds to."""
+    matcher = difflib.SequenceMatcher(a=original.splitlines(), b=edited.splitlines(), autojunk=False)
+    for tag, a_start, a_end, b_start, b_end in matcher.get_opcodes():
+        if b_start <= line - 1 < b_end:
+            if tag == "equal":
+                return a_start + (line - 1 - b_start) + 1
+            return min(a_start + (line - 1 - b_start), max(a_end - 1, a_start)) + 1
+    return line
+
+
+def _interleave(iterators: Sequence[Iterator[Any]], chunk: int = 1) -> Iterator[Any]:
+    """Round-robin over iterators, ``chunk`` items at a time, until all are exhausted."""
+    active = list(iterators)
+    while active:
+        still: list[Iterator[Any]] = []
+        for iterator in active:
+            taken = list(itertools.islice(iterator, chunk))
+            yield from taken
+            if len(taken) == chunk:
+                still.append(iterator)
+        active = still
+
+
+BatchVerifier = Callable[[list[str], float], Awaitable[list[_Verdict]]]
+"""Checks programs against the tests within a number of seconds; one verdict per program, in order."""
+Confirmer = Callable[[str], Awaitable[bool]]
+
+
+class _Search:
+    """One repair search; holds the verdict cache, the counters and the budget clock."""
+
+    def __init__(
+        self,
+        code: str,
+        verify: BatchVerifier,
+        confirm: Confirmer | None,
+        proposer: EditProposer,
+        budget: RepairBudget,
+    ) -> None:
+        self.code = code
+        self.verify = verify
+        self.confirm = confirm
+        self.proposer = proposer
+        self.budget = budget
+        self.started = time.monotonic()
+        self.executions = 0
+        self.sandbox_runs = 0
+        self.candidates = 0
+        self.cache: dict[str, _Verdict] = {}
+        self.fixes: list[Repair] = []
+        self.exhausted = False
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def out_of_budget(self) -> bool:
+        if self.executions >= self.budget.max_executions or self.elapsed() >= self.budget.max_seconds:
+            self.exhausted = True
+        return self.exhausted
+
+    def done(self) -> bool:
+        return len(self.fixes) >= self.budget.max_fixes or self.out_of_budget()
+
+    async def check_all(self, candidates: list[_Candidate]) -> None:
+        """Verify candidates (already deduplicated and compiling), ``concurrency`` batches at a time."""
+        size = self.budget.batch_size
+        batches = [candidates[start : start + size] for start in range(0, len(candidates), size)]
+        remaining = max(0.5, self.budget.max_seconds - self.elapsed())
+        verdict_lists = await asyncio.gather(
+            *(self.verify([item.source for item in batch], remaining) for batch in batches)
+        )
+        self.sandbox_runs += len(batches)
+        for batch, verdicts in zip(batches, verdict_lists, strict=True):
+            for item, verdict in zip(batch, verdicts, strict=True):
+                key = _normal_form(item.source)
+                if key is not None and verdict.known:
+                    self.cache[key] = verdict
+                item.verdict = verdict
+        self.executions += len(candidates)
+
+    async def confirmed(self, candidate: _Candidate) -> bool:
+        """A batch verdict of "all passed" checked again on its own, when the search has a confirmer."""
+        if self.confirm is None:
+            return True
+        self.executions += 1
+        self.sandbox_runs += 1
+        return await self.confirm(candidate.source)
+
+    async def run_batches(
+        self, candidates: Iterable[_Candidate], on_verdict: Callable[[_Candidate], Awaitable[None]]
+    ) -> None:
+        """Verify candidates in rounds, skipping ones that do not compile or repeat a program already seen."""
+        seen_here: set[str] = set()
+        pending: list[_Candidate] = []
+        round_size = self.budget.batch_size * self.budget.concurrency
+
+        async def flush() -> None:
+            room = max(0, self.budget.max_executions - self.executions)
+            todo = pending[:room]
+            pending.clear()
+            await self.check_all(todo)
+            for item in todo:
+                await on_verdict(item)
+                if len(self.fixes) >= self.budget.max_fixes:
+                    return
+
+        for candidate in candidates:
+            if self.done():
+                break
+            key = _normal_form(candidate.source)
+            if key is None or key in seen_here:
+                continue
+            seen_here.add(key)
+            self.candidates += 1
+            if key in self.cache:
+                candidate.verdict = self.cache[key]
+                await on_verdict(candidate)
+                continue
+            pending.append(candidate)
+            if len(pending) >= round_size:
+                await flush()
+        if pending and not self.done():
+            await flush()
+
+    async def record_if_fixed(self, candidate: _Candidate) -> bool:
+        verdict = candidate.verdict
+        if verdict is None or not verdict.all_passed or not await self.confirmed(candidate):
+            return False
+        edits = []
+        for edit in candidate.edits:
+            edits.append(edit.model_copy(update={"original_line": edit.original_line or edit.line}))
+        self.fixes.append(
+            Repair(
+                edits=edits,
+                source=candidate.source,
+                diff=unified_diff(self.code, candidate.source),
+                changed_lines=changed_original_lines(self.code, candidate.source),
+                executions=self.executions,
+                seconds=round(self.elapsed(), 3),
+            )
+        )
+        return True
+
+    def edits_at(self, source: str, lines: Sequence[int], *, categories: Collection[str]) -> Iterator[_Candidate]:
+        """Candidates on ``source``: the top lines interleaved (most plausible operator of each line first), then
+        the remaining lines, then any edit the proposer offers elsewhere."""
+        top = list(lines[: self.budget.top_lines])
+        rest = list(lines[self.budget.top_lines :])
+
+        source_compiles = _normal_form(source) is not None
+
+        def at(line_set: Collection[int] | None) -> Iterator[_Candidate]:
+            for edit in self.proposer(source, lines=line_set, categories=categories, direction="repair"):
+                original_line = edit.line if source == self.code else _original_line(self.code, source, edit.line)
+                applied = AppliedEdit(
+                    operator=edit.operator,
+                    category=edit.category,
+                    line=edit.line,
+                    description=edit.description,
+                    original_line=original_line,
+                    made_it_compile=not source_compiles and _normal_form(edit.source) is not None,
+                )
+                yield _Candidate(edit.source, [applied])
+
+        yield from _interleave([at([line]) for line in top], chunk=2)
+        if rest:
+            yield from _interleave([at([line]) for line in rest], chunk=2)
+        yield from at(None)
+
+
+def _statement_order(source: str, ranked: Sequence[int]) -> list[int]:
+    """The ranked lines first, then every other non-blank line in file order."""
+    order = [line for line in ranked]
+    seen = set(order)
+    for number, text in enumerate(source.splitlines(), 1):
+        if text.strip() and not text.strip().startswith("#") and number not in seen:
+            order.append(number)
+            seen.add(number)
+    return order
+
+
+async def _deeper_edits(
+    search: _Search,
+    bases: list[_Candidate],
+    *,
+    order: list[int],
+    compiles: bool,
+    localize: Callable[[str], Awaitable[list[int]]] | None,
+) -> None:
+    """Edits on top of edits, one level at a time up to the budget's ``max_edits``."""
+    budget, code = search.budget, search.code
+
+    async def base_lines(base: _Candidate) -> list[int]:
+        same_shape = len(base.source.splitlines()) == len(code.splitlines())
+        if compiles and same_shape:
+            return order
+        if localize is not None and budget.max_seconds - search.elapsed() > 1.0:
+            search.sandbox_runs += 1
+            return _statement_order(base.source, list(await localize(base.source)))
+        return _statement_order(base.source, [])
+
+    for _depth in range(2, budget.max_edits + 1):
+        if search.fixes or search.done() or not bases:
+            return
+        # an edit on top of a base that passes more tests than the base did is progress worth building on
+        progress: list[_Candidate] = []
+
+        async def judge(candidate: _Candidate, progress: list[_Candidate] = progress) -> None:
+            if await search.record_if_fixed(candidate):
+                return
+            verdict = candidate.verdict
+            if verdict is not None and verdict.compiles and verdict.total and verdict.passed > candidate.base_passed:
+                progress.append(candidate)
+
+        streams = []
+        for base in bases:
+            lines = await base_lines(base)
+            following = search.edits_at(base.source, lines, categories=("logic", "reference", "syntax"))
+            streams.append(_on_top_of(base, following))
+        await search.run_batches(_interleave(streams, chunk=6), judge)
+        bases = sorted(progress, key=_passed_desc)[: budget.max_bases]
+
+
+async def _search(
+    code: str,
+    verify: BatchVerifier,
+    *,
+    confirm: Confirmer | None = None,
+    suspicious_lines: Sequence[int],
+    budget: RepairBudget,
+    proposer: EditProposer,
+    localize: Callable[[str], Awaitable[list[int]]] | None,
+) -> RepairSearch:
+    search = _Search(code, verify, confirm, proposer, budget)
+    original = _Candidate(code, [])
+    compiles = _normal_form(code) is not None
+    if compiles:
+        await search.check_all([original])
+    base_verdict = original.verdict or _Verdict(0, 0, compiles=False)
+    result = RepairSearch(tests_total=base_verdict.total, tests_passed_before=base_verdict.passed)
+    if base_verdict.all_passed:
+        result.executions, result.seconds = search.executions, round(search.elapsed(), 3)
+        result.sandbox_runs = search.sandbox_runs
+        return result
+
+    ranked = list(suspicious_lines)
+    if not ranked and compiles and localize is not None:
+        ranked = list(await localize(code))
+    order = _statement_order(code, ranked)
+    # single edits by what they did: more tests pass, as many pass, fewer pass (still worth a second edit when
+    # two faults mask each other)
+    improvers: list[_Candidate] = []
+    neutral: list[_Candidate] = []
+    others: list[_Candidate] = []
+
+    async def judge_single(candidate: _Candidate) -> None:
+        verdict = candidate.verdict
+        if verdict is None or not verdict.compiles or await search.record_if_fixed(candidate):
+            return
+        if verdict.passed > base_verdict.passed or not compiles:
+            improvers.append(candidate)
+        elif verdict.passed == base_verdict.passed and verdict.total:
+            neutral.append(candidate)
+        elif verdict.total:
+            others.append(candidate)
+
+    # A program that does not compile can only be helped by syntax edits first.
+    categories = ("syntax",) if not compiles else ("logic", "reference", "syntax")
+    await search.run_batches(search.edits_at(code, order, categories=categories), judge_single)
+    if not compiles and not search.fixes and not search.done():
+        await search.run_batches(search.edits_at(code, order, categories=("reference", "logic")), judge_single)
+
+    bases = (sorted(improvers, key=_passed_desc) + neutral + sorted(others, key=_passed_desc))[: budget.max_bases]
+    await _deeper_edits(search, bases, order=order, compiles=compiles, localize=localize)
+
+    result.repairs = sorted(search.fixes, key=lambda fix: (len(fix.edits), _diff_size(code, fix.source)))
+    result.executions = search.executions
+    result.sandbox_runs = search.sandbox_runs
+    result.seconds = round(search.elapsed(), 3)
+    result.candidates = search.candidates
+    result.budget_exhausted = search.exhausted and not search.fixes
+    return result
+
+
+def _on_top_of(base: _Candidate, following: Iterator[_Candidate]) -> Iterator[_Candidate]:
+    base_passed = base.verdict.passed if base.verdict is not None else 0
+    for candidate in following:
+        yield _Candidate(candidate.source, base.edits + candidate.edits, base_passed=base_passed)
+
+
+def _passed_desc(candidate: _Candidate) -> int:
+    return -(candidate.verdict.passed if candidate.verdict is not None else 0)
+
+
+def _diff_size(original: str, fixed: str) -> int:
+    matcher = difflib.SequenceMatcher(a=original, b=fixed, autojunk=False)
+    return sum(
+        max(a_end - a_start, b_end - b_start)
+        for tag, a_start, a_end, b_start, b_end in matcher.get_opcodes()
+        if tag != "equal"
+    )
+
+
+def _report_verdict(report: TestReport) -> _Verdict:
+    passed = sum(1 for test in report.tests if test.status == Status.passed)
+    return _Verdict(passed=passed, total=len(report.tests), compiles=True)
+
+
+@cache
+def _verify_harness() -> str:
+    return resources.files("debugtutor.analysis").joinpath("_verify_harness.py").read_text(encoding="utf-8")
+
+
+def _batch_verdicts(outcome: ExecOutcome, count: int, total: int) -> list[_Verdict | None]:
+    verdicts: list[_Verdict | None] = [None] * count
+    for line in outcome.stdout.splitlines():
+        start = line.find(VERIFY_MARKER)
+        if start < 0:
+            continue
+        try:
+            record = json.loads(line[start + len(VERIFY_MARKER) :])
+        except json.JSONDecodeError:
+            continue
+        index = record.get("index")
+        if isinstance(index, int) and 0 <= index < count:
+            verdicts[index] = _Verdict(passed=int(record.get("passed", 0)), total=total, compiles=True)
+    return verdicts
+
+
+async def arepair(
+    code: str,
+    tests: Sequence[str] = (),
+    *,
+    setup: str = "",
+    leetcode_calls: Sequence[LeetCodeCall] | None = None,
+    method: str | None = None,
+    suspicious_lines: Sequence[int] = (),
+    budget: RepairBudget | None = None,
+    proposer: EditProposer | None = None,
+    localize: Callable[[str], Awaitable[list[int]]] | None = None,
+) -> RepairSearch:
+    """Search for fixes of ``code`` that pass every test (assert ``tests`` with ``setup``, or ``leetcode_calls``
+    of ``class Solution``'s ``method`` with expected outputs). ``suspicious_lines`` orders the search; without it,
+    ``localize`` (an async function source -> ranked lines) is asked. ``proposer`` defaults to
+    :func:`debugtutor.analysis.edits.candidate_edits`."""
+    budget = budget or RepairBudget()
+    per_test = budget.per_test_timeout_s
+    tests = list(tests)
+    count = len(leetcode_calls) if leetcode_calls is not None else len(tests)
+    limits = Limits(wall_s=min(60.0, 2.0 + per_test * max(count, 1)), memory_mb=512)
+
+    async def verify_one(source: str) -> _Verdict:
+        if leetcode_calls is not None:
+            report = await arun_leetcode(source, list(leetcode_calls), method=method, limits=limits)
+        else:
+            report = await arun_python_tests(source, tests, limits=limits, per_test_timeout_s=per_test, setup=setup)
+        return _report_verdict(report)
+
+    async def verify_batch(sources: list[str], seconds: float) -> list[_Verdict]:
+        if leetcode_calls is not None:
+            return list(await asyncio.gather(*(verify_one(source) for source in sources)))
+        config = {
+            "programs": sources,
+            "tests": tests,
+            "setup": setup,
+            "per_test_timeout_s": per_test,
+            "deadline_s": seconds,
+        }
+        # the harness stops starting candidates at the deadline; the wall limit only catches a runaway
+        wall = min(2.0 + per_test * (count + 1) * len(sources), seconds + per_test * (count + 1) + 2.0)
+        outcome = await arun_program(
+            _verify_harness(), files={"candidates.json": json.dumps(config)}, limits=Limits(wall_s=wall)
+        )
+        verdicts = _batch_verdicts(outcome, len(sources), count)
+        reported = [index for index, verdict in enumerate(verdicts) if verdict is not None]
+        last = reported[-1] if reported else -1
+        # a candidate that killed the whole process (memory, os._exit) is the first one unreported: check it
+        # alone, then the rest as a new batch while time is left
+        if last + 1 < len(sources) and outcome.status != Status.passed:
+            started = time.monotonic()
+            verdicts[last + 1] = await verify_one(sources[last + 1])
+            left = seconds - outcome.wall_s - (time.monotonic() - started)
+            if last + 2 < len(sources) and left > 0.5:
+                verdicts[last + 2 :] = await verify_batch(sources[last + 2 :], left)
+        return [verdict or _Verdict(0, count, compiles=True, known=False) for verdict in verdicts]
+
+    async def confirm(source: str) -> bool:
+        return (await verify_one(source)).all_passed
+
+    return await _search(
+        code,
+        verify_batch,
+        confirm=confirm if leetcode_calls is None else None,
+        suspicious_lines=suspicious_lines,
+        budget=budget,
+        proposer=proposer or candidate_edits,
+        localize=localize,
+    )
+
+
+def repair(
+    code: str,
+    tests: Sequence[str] = (),
+    **options: Any,
+) -> RepairSearch:
+    """Synchronous :func:`arepair` (for callers outside an event loop)."""
+    return asyncio.run(arepair(code, tests, **options))

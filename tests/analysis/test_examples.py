@@ -1,0 +1,114 @@
+"""Tests from LeetCode examples: parsing, node helpers, perturbation, oracle expectations."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from debugtutor.analysis.examples import example_calls, example_method, oracle_tests, parse_example, perturb_calls
+from debugtutor.analysis.leetcode import (
+    entry_method,
+    linked_to_list,
+    list_to_linked,
+    list_to_tree,
+    tree_to_list,
+)
+from debugtutor.sandbox import LeetCodeCall, Status, run_leetcode
+
+TWO_SUM = """class Solution:
+    def twoSum(self, nums: List[int], target: int) -> List[int]:
+        seen = {}
+        for i, x in enumerate(nums):
+            if target - x in seen:
+                return [seen[target - x], i]
+            seen[x] = i
+        return []
+"""
+TWO_SUM_EXAMPLES = [
+    "Input: nums = [2,7,11,15], target = 9\nOutput: [0,1]\nExplanation: Because nums[0] + nums[1] == 9.",
+    "Input: nums = [3,2,4], target = 6\nOutput: [1,2]",
+]
+
+
+def test_parse_example_names_values_and_output() -> None:
+    example = parse_example(TWO_SUM_EXAMPLES[0])
+    assert example is not None
+    assert example.args == {"nums": [2, 7, 11, 15], "target": 9}
+    assert example.expected == [0, 1]
+    tree = parse_example('Input: root = [3,9,20,null,null,15,7], s = "a,b"\nOutput: true')
+    assert tree is not None and tree.args == {"root": [3, 9, 20, None, None, 15, 7], "s": "a,b"}
+    assert tree.expected is True
+    assert parse_example("no example here") is None
+
+
+def test_unnamed_input_binds_to_the_parameter() -> None:
+    code = "class Solution:\n    def f(self, n: int) -> int:\n        return n\n"
+    assert example_calls(["Input: 5\nOutput: 5"], code) == [LeetCodeCall(args={"n": 5}, expected=5)]
+
+
+@pytest.mark.parametrize("values", [[], [1], [1, 2, 3]])
+def test_linked_list_round_trip(values: list[int]) -> None:
+    assert linked_to_list(list_to_linked(values)) == values
+
+
+@pytest.mark.parametrize("values", [[], [1], [3, 9, 20, None, None, 15, 7], [1, None, 2, 3]])
+def test_tree_round_trip(values: list[int | None]) -> None:
+    assert tree_to_list(list_to_tree(values)) == values
+
+
+def test_entry_method_prefers_matching_argument_names() -> None:
+    code = (
+        "class Solution:\n    def helper(self, a):\n        return a\n"
+        "    def solve(self, nums: List[int], k: int) -> int:\n        return k\n"
+    )
+    method = entry_method(code, {"nums", "k"})
+    assert method is not None and method.name == "solve"
+    assert [p.name for p in method.parameters] == ["nums", "k"]
+
+
+def test_perturbation_preserves_types_and_is_seeded() -> None:
+    calls = example_calls(TWO_SUM_EXAMPLES, TWO_SUM)
+    first = perturb_calls(calls, count=8, seed=1)
+    assert first == perturb_calls(calls, count=8, seed=1)
+    assert len(first) == 8
+    originals = [json.dumps(c.args, sort_keys=True) for c in calls]
+    for call in first:
+        assert json.dumps(call.args, sort_keys=True) not in originals
+        assert isinstance(call.args["nums"], list) and all(isinstance(v, int) for v in call.args["nums"])
+        assert isinstance(call.args["target"], int)
+        assert call.expected is None
+
+
+def test_tree_perturbation_keeps_the_shape() -> None:
+    calls = [LeetCodeCall(args={"root": [3, 9, 20, None, None, 15, 7]})]
+    for call in perturb_calls(calls, count=5, seed=0):
+        root = call.args["root"]
+        assert [v is None for v in root] == [v is None for v in calls[0].args["root"]]
+
+
+def test_oracle_tests_take_expected_values_from_the_oracle() -> None:
+    tests = oracle_tests(TWO_SUM_EXAMPLES, TWO_SUM, extra=4, seed=0)
+    assert len(tests) >= 2
+    assert tests[0].expected == [0, 1]
+    assert run_leetcode(TWO_SUM, tests).status == Status.passed
+    buggy = TWO_SUM.replace("return [seen[target - x], i]", "return [i, seen[target - x]]")
+    assert run_leetcode(buggy, tests).status == Status.failed
+
+
+def test_nondeterministic_oracle_calls_are_dropped() -> None:
+    code = "import random\nclass Solution:\n    def f(self, n: int) -> int:\n        return random.random() + n\n"
+    assert oracle_tests(["Input: n = 1\nOutput: 1"], code, extra=2) == []
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_debugbench_oracles_pass_their_own_tests(shared_data: Path) -> None:
+    items = json.loads((shared_data / "debugbench" / "python3_operation error.json").read_text())
+    items = [item for item in items if "class Solution" in item["oracle_code"]][:4]
+    for item in items:
+        tests = oracle_tests(item["examples"], item["oracle_code"], extra=3, seed=0)
+        assert tests, item["slug"]
+        method = example_method(item["examples"], item["oracle_code"])
+        assert run_leetcode(item["oracle_code"], tests, method=method).status == Status.passed

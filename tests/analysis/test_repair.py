@@ -1,0 +1,215 @@
+"""Tests for the repair search: ordering, pruning, caching and budgets (with a scripted verifier), and verified
+repairs of real programs in the sandbox."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from debugtutor.analysis.engine import REPAIR_TEST_TIMEOUT_BOUNDS_S, repair_test_timeout
+from debugtutor.analysis.execution import ExecutionFacts, TestRun
+from debugtutor.analysis.repair import (
+    RepairBudget,
+    _search,
+    _Verdict,
+    changed_original_lines,
+    repair,
+    unified_diff,
+)
+from debugtutor.sandbox import Status, run_python_tests
+
+FIB = """def fib(n):
+    a, b = 0, 1
+    for i in range(0, n + 1):
+        a, b = b, a + b
+    return a
+"""
+FIB_TESTS = ["assert fib(1) == 1", "assert fib(2) == 1", "assert fib(6) == 8"]
+
+
+class ScriptedVerifier:
+    """Counts tests as passed by looking for marker substrings; records every program it was asked to run."""
+
+    def __init__(self, markers: list[str], total: int = 3) -> None:
+        self.markers = markers
+        self.total = total
+        self.runs: list[str] = []
+        self.batches = 0
+
+    async def __call__(self, sources: list[str], seconds: float) -> list[_Verdict]:
+        self.batches += 1
+        self.runs.extend(sources)
+        return [
+            _Verdict(passed=sum(marker in source for marker in self.markers), total=self.total, compiles=True)
+            for source in sources
+        ]
+
+
+def run_search(code: str, verifier: Any, proposer: Any, **budget: Any) -> Any:
+    """One search; candidates are checked one at a time unless the test asks for batches."""
+    budget.setdefault("batch_size", 1)
+    budget.setdefault("concurrency", 1)
+    return asyncio.run(
+        _search(
+            code,
+            verifier,
+            suspicious_lines=budget.pop("lines", []),
+            budget=RepairBudget(**budget),
+            proposer=proposer,
+            localize=None,
+        )
+    )
+
+
+def test_single_edit_at_the_suspicious_line_is_found_first(scripted_proposer: Any, replacement: Any) -> None:
+    proposer = scripted_proposer(
+        [replacement(2, "0, 1", "1, 1"), replacement(3, "n + 1", "n"), replacement(4, "a + b", "a - b")]
+    )
+    verifier = ScriptedVerifier(["range(0, n)", "range(0, n)", "range(0, n)"])
+    result = run_search(FIB, verifier, proposer, lines=[3, 2])
+    assert result.best is not None
+    assert [edit.line for edit in result.best.edits] == [3]
+    assert result.best.changed_lines == [3]
+    # the original run, then line 3's edit: the search never needed line 2
+    assert len(verifier.runs) == 2 and result.executions == 2
+    assert "-    for i in range(0, n + 1):" in result.best.diff
+
+
+def test_double_edit_builds_on_a_partial_fix(scripted_proposer: Any, replacement: Any) -> None:
+    proposer = scripted_proposer([replacement(3, "range(0,", "range(1,"), replacement(4, "a + b", "b + a")])
+    # each edit alone passes one more test; only both pass all three
+    verifier = ScriptedVerifier(["range(1,", "b + a", "range(1, n + 1):\n        a, b = b, b + a"])
+    result = run_search(FIB, verifier, proposer, lines=[3, 4])
+    assert result.best is not None
+    assert sorted(edit.line for edit in result.best.edits) == [3, 4]
+    assert len(result.best.edits) == 2
+
+
+def test_third_edit_only_builds_on_progress(scripted_proposer: Any, replacement: Any) -> None:
+    proposer = scripted_proposer(
+        [replacement(2, "0, 1", "1, 1"), replacement(3, "n + 1", "n"), replacement(4, "a + b", "b + a")]
+    )
+    verifier = ScriptedVerifier(["1, 1", "range(0, n)", "b + a"])
+    result = run_search(FIB, verifier, proposer, lines=[2, 3, 4])
+    assert result.best is not None
+    assert sorted(edit.line for edit in result.best.edits) == [2, 3, 4]
+    none_past_two = run_search(FIB, ScriptedVerifier(["1, 1", "range(0, n)", "b + a"]), proposer, max_edits=2)
+    assert none_past_two.repairs == []
+
+
+def test_non_compiling_and_duplicate_candidates_are_not_run(scripted_proposer: Any, replacement: Any) -> None:
+    proposer = scripted_proposer(
+        [
+            replacement(3, "range(0, n + 1):", "range(0, n + 1)"),  # drops the colon: does not compile
+            replacement(4, "a + b", "b + a"),
+            replacement(4, "a, b = b, a + b", "a, b = b, b + a"),  # the same program as the previous edit
+        ]
+    )
+    verifier = ScriptedVerifier(["never"])
+    result = run_search(FIB, verifier, proposer, lines=[3, 4], max_edits=1)
+    assert result.repairs == []
+    assert len(verifier.runs) == 2  # the original and one distinct compiling candidate
+    assert not any("range(0, n + 1)\n" in run for run in verifier.runs)
+
+
+def test_budget_of_executions_is_respected(scripted_proposer: Any, replacement: Any) -> None:
+    proposer = scripted_proposer([replacement(4, "a + b", f"a + b + {k}") for k in range(30)])
+    verifier = ScriptedVerifier(["never"])
+    result = run_search(FIB, verifier, proposer, lines=[4], max_executions=5)
+    assert result.repairs == []
+    assert result.budget_exhausted
+    assert len(verifier.runs) <= 5 + 1  # at most one batch past the limit with concurrency 2
+
+
+def test_already_passing_program_needs_no_repair(scripted_proposer: Any) -> None:
+    verifier = ScriptedVerifier(["def fib", "def fib", "def fib"])
+    result = run_search(FIB, verifier, scripted_proposer([]))
+    assert result.repairs == [] and result.tests_passed_before == 3 and result.executions == 1
+
+
+def test_syntax_edits_come_first_for_code_that_does_not_compile(scripted_proposer: Any, replacement: Any) -> None:
+    broken = FIB.replace("range(0, n + 1):", "range(0, n + 1)")
+    proposer = scripted_proposer(
+        [replacement(4, "a + b", "b + a"), replacement(3, "n + 1)", "n + 1):", category="syntax")]
+    )
+    verifier = ScriptedVerifier(["range(0, n + 1):"] * 3)
+    result = run_search(broken, verifier, proposer)
+    assert result.best is not None
+    assert result.best.edits[0].category == "syntax"
+    assert verifier.runs[0] == FIB  # the first program run is the syntax fix
+
+
+def test_candidates_are_checked_in_batches(scripted_proposer: Any, replacement: Any) -> None:
+    proposer = scripted_proposer([replacement(4, "a + b", f"a + b + {k}") for k in range(1, 11)])
+    verifier = ScriptedVerifier(["a + b + 7"] * 3)
+    result = run_search(FIB, verifier, proposer, lines=[4], batch_size=4, concurrency=2)
+    assert result.best is not None and "a + b + 7" in result.best.source
+    # the original alone, then one round of two batches of four holds the fix
+    assert verifier.batches == 3 and len(verifier.runs) == 9
+    assert result.sandbox_runs == 3
+
+
+def test_changed_lines_and_diff() -> None:
+    fixed = FIB.replace("n + 1", "n")
+    assert changed_original_lines(FIB, fixed) == [3]
+    assert changed_original_lines("a\nb\nc\n", "a\nc\n") == [2]
+    assert changed_original_lines("a\nb\n", "a\nx\nb\n") == [1]
+    diff = unified_diff(FIB, fixed)
+    assert diff.startswith("--- a/program.py\n+++ b/program.py\n")
+    assert "+    for i in range(0, n):" in diff
+
+
+@pytest.mark.slow
+def test_repair_in_the_sandbox_with_scripted_edits(scripted_proposer: Any, replacement: Any) -> None:
+    proposer = scripted_proposer(
+        [replacement(2, "0, 1", "1, 1"), replacement(3, "n + 1", "n - 1"), replacement(3, "n + 1", "n")]
+    )
+    result = repair(FIB, FIB_TESTS, proposer=proposer, suspicious_lines=[3, 2])
+    assert result.best is not None
+    assert "range(0, n)" in result.best.source
+    assert run_python_tests(result.best.source, FIB_TESTS).status.value == "passed"
+    assert result.tests_total == 3 and result.tests_passed_before < 3
+
+
+@pytest.mark.slow
+def test_repair_with_the_real_edit_operators() -> None:
+    code = (
+        "def count_evens(nums):\n"
+        "    count = 0\n"
+        "    for x in nums:\n"
+        "        if x % 2 == 1:\n"
+        "            count += 1\n"
+        "    return count\n"
+    )
+    tests = ["assert count_evens([1, 2, 4]) == 2", "assert count_evens([]) == 0", "assert count_evens([3]) == 0"]
+    result = repair(code, tests, budget=RepairBudget(max_seconds=20))
+    assert result.best is not None, result
+    assert result.best.changed_lines == [4]
+    assert run_python_tests(result.best.source, tests).status.value == "passed"
+
+
+@pytest.mark.slow
+def test_a_candidate_that_kills_the_batch_does_not_hide_the_others(scripted_proposer: Any, replacement: Any) -> None:
+    # the first candidate ends the checking process at load; the fix after it must still be found
+    killer = "import os; os._exit(3)"
+    proposer = scripted_proposer(
+        [replacement(2, "a, b = 0, 1", f"{killer}; a, b = 0, 1"), replacement(3, "n + 1", "n")]
+    )
+    result = repair(FIB, FIB_TESTS, proposer=proposer, suspicious_lines=[2, 3], budget=RepairBudget(max_edits=1))
+    assert result.best is not None
+    assert "range(0, n)" in result.best.source
+    assert killer not in result.best.source
+
+
+def test_repair_timeout_scales_with_the_programs_own_test_times() -> None:
+    def facts(*runs: tuple[Status, float]) -> ExecutionFacts:
+        tests = [TestRun(index=i, source="", status=s, wall_s=w) for i, (s, w) in enumerate(runs)]
+        return ExecutionFacts(tests=tests, run_status=Status.passed, isolation="rlimits", wall_s=0.0)
+
+    low, high = REPAIR_TEST_TIMEOUT_BOUNDS_S
+    assert repair_test_timeout(facts((Status.passed, 0.0001))) == low
+    assert repair_test_timeout(facts((Status.failed, 0.01))) == pytest.approx(0.2)
+    assert repair_test_timeout(facts((Status.timeout, 5.0))) == high  # nothing finished: the upper bound
+    assert repair_test_timeout(facts((Status.passed, 1.0))) == high
