@@ -36,23 +36,10 @@ def bootstrap_mean_ci(
     seed: int = BOOTSTRAP_SEED,
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean; seeded, so the same scores always give the same interval."""
-    import numpy as np
+    from debugtutor.metrics.stats import bootstrap_mean  # numpy loads only when a summary is computed
 
-    data = np.asarray(values, dtype=float)
-    if data.size == 0:
-        return (math.nan, math.nan)
-    if data.size == 1:
-        return (float(data[0]), float(data[0]))
-    rng = np.random.default_rng(seed)
-    means = np.empty(resamples)
-    # Resample in blocks so that 10^5 items x 1000 resamples never builds one huge index matrix.
-    block = max(1, 2_000_000 // data.size)
-    for start in range(0, resamples, block):
-        count = min(block, resamples - start)
-        means[start : start + count] = data[rng.integers(0, data.size, size=(count, data.size))].mean(axis=1)
-    alpha = (1.0 - confidence) / 2.0
-    low, high = np.quantile(means, [alpha, 1.0 - alpha])
-    return (float(low), float(high))
+    interval = bootstrap_mean(values, confidence=confidence, resamples=resamples, seed=seed)
+    return (interval.low, interval.high)
 
 
 def latest_records(records: Sequence[SampleRecord]) -> list[SampleRecord]:
