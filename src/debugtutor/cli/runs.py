@@ -157,3 +157,18 @@ def report_run(
         )
         return
     stdout.print(f"summary: {run_dir / SUMMARY_FILE}\nreport:  {report_path}")
+
+
+@app.command("serve")
+def serve(
+    runs_dir: Optional[Path] = RunsDirOption,  # noqa: UP045 (Typer evaluates this annotation on Python 3.10)
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
+    port: int = typer.Option(8765, "--port", help="Port to listen on."),
+) -> None:
+    """Serve a read-only web viewer of the runs and their reports (needs the 'web' extra)."""
+    from debugtutor.errors import require
+    from debugtutor.web import create_viewer_app
+
+    uvicorn: Any = require("uvicorn", feature="the run viewer", extra="web")
+    log(f"serving the runs of {runs_dir or 'runs'} on http://{host}:{port}/")
+    uvicorn.run(create_viewer_app(runs_dir), host=host, port=port, log_level="warning")
