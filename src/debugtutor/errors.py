@@ -7,6 +7,8 @@ do about it. The CLI prints that line (a traceback only with ``--debug``) and ex
 
 from __future__ import annotations
 
+from types import ModuleType
+
 
 class DebugtutorError(Exception):
     """Base class for errors that are reported to the user as one line."""
@@ -83,7 +85,7 @@ class DataError(DebugtutorError):
     exit_code = 1
 
 
-def require(module: str, *, feature: str, extra: str, package: str | None = None) -> object:
+def require(module: str, *, feature: str, extra: str, package: str | None = None) -> ModuleType:
     """Import ``module`` or raise :class:`MissingExtraError` with the install hint for ``extra``."""
     import importlib
 
