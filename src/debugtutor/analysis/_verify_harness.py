@@ -4,8 +4,9 @@ Not imported by debugtutor: :mod:`debugtutor.analysis.repair` runs it as ``__mai
 ``candidates.json`` (the programs, the tests, the setup code and the per-test time budget). Starting one sandboxed
 process per candidate costs far more than running a novice's tests, so a repair search sends candidates in batches.
 Each candidate loads into a fresh namespace, runs the setup and then the tests in order (they may share state); a
-test that runs past its budget ends that candidate, since it can no longer pass. One JSON record per candidate is
-written to stdout (behind a marker) as soon as it is known, so a batch the sandbox kills still reports what finished.
+test that runs past its budget ends that candidate, since it can no longer pass, and is reported as timed out
+(the search may give it a longer budget later). One JSON record per candidate is written to stdout (behind a
+marker) as soon as it is known, so a batch the sandbox kills still reports what finished.
 Standard library only.
 """
 
@@ -75,25 +76,32 @@ def main() -> None:
     sys.stdin = io.StringIO("")
     for index, source in enumerate(config["programs"]):
         if time.monotonic() > deadline:
-            break
-        try:
-            program = compile(source, "student.py", "exec")
-        except (SyntaxError, ValueError):
-            _emit({"index": index, "loaded": False, "passed": 0, "total": len(tests)})
-            continue
-        namespace: dict[str, Any] = {"__name__": "student", "__builtins__": __builtins__}
-        loaded = _run_with_alarm(program, namespace, per_test) == "passed"
-        if loaded:
-            loaded = _run_with_alarm(setup, namespace, per_test) == "passed"
-        passed = 0
-        if loaded:
-            for test in tests:
-                outcome = _run_with_alarm(test, namespace, per_test)
-                if outcome == "passed":
-                    passed += 1
-                elif outcome == "timeout":
-                    break
-        _emit({"index": index, "loaded": loaded, "passed": passed, "total": len(tests)})
+            return
+        _emit({"index": index, **_check(source, tests, setup, per_test)})
+
+
+def _check(source: str, tests: list[Any], setup: Any, per_test: float) -> dict[str, Any]:
+    """Load one candidate into a fresh namespace and run the tests in order, stopping at the first timeout."""
+    try:
+        program = compile(source, "student.py", "exec")
+    except (SyntaxError, ValueError):
+        return {"loaded": False, "passed": 0, "total": len(tests), "timed_out": False}
+    namespace: dict[str, Any] = {"__name__": "student", "__builtins__": __builtins__}
+    outcome = _run_with_alarm(program, namespace, per_test)
+    if outcome == "passed":
+        outcome = _run_with_alarm(setup, namespace, per_test)
+    loaded = outcome == "passed"
+    timed_out = outcome == "timeout"
+    passed = 0
+    if loaded:
+        for test in tests:
+            outcome = _run_with_alarm(test, namespace, per_test)
+            if outcome == "passed":
+                passed += 1
+            elif outcome == "timeout":
+                timed_out = True
+                break
+    return {"loaded": loaded, "passed": passed, "total": len(tests), "timed_out": timed_out}
 
 
 if __name__ == "__main__":

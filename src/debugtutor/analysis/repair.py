@@ -20,7 +20,6 @@ smallest first.
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import difflib
 import hashlib
@@ -92,7 +91,7 @@ class RepairBudget(BaseModel):
     max_edits: int = Field(default=3, ge=1, le=4)
     """Edits per fix; each level past one builds only on candidates that passed more tests than their base."""
     concurrency: int = 2
-    batch_size: int = 24
+    batch_size: int = 32
     max_bases: int = 24
     top_lines: int = 4
     per_test_timeout_s: float = 0.25
@@ -158,6 +157,8 @@ class _Verdict:
     compiles: bool
     known: bool = True
     """False when the batch ran out of time before this candidate: not a verdict to cache."""
+    timed_out: bool = False
+    """A test ran out of the short first-pass budget: the candidate may deserve the full one."""
 
     @property
     def all_passed(self) -> bool:
@@ -200,26 +201,31 @@ def unified_diff(original: str, fixed: str, *, name: str = "program.py") -> str:
 
 
 def _normal_form(source: str) -> str | None:
-    """A key that is equal for programs that compile to the same AST; None when the source does not compile."""
+    """A cache key for a program that compiles (its text without trailing blanks), None when it does not compile.
+
+    Text, not the AST: dumping an AST costs more than running a novice's tests, and the edits that give the same
+    program almost always give the same text."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # e.g. SyntaxWarning for `is` with a literal
-            tree = ast.parse(source)
-            compile(tree, "student.py", "exec")
+            compile(source, "student.py", "exec", dont_inherit=True)
     except (SyntaxError, ValueError):
         return None
-    return hashlib.sha256(ast.dump(tree).encode()).hexdigest()
+    normal = "\n".join(line.rstrip() for line in source.rstrip().splitlines())
+    return hashlib.blake2b(normal.encode(), digest_size=16).hexdigest()
 
 
-def _original_line(original: str, edited: str, line: int) -> int:
-    """The line of ``original`` that line ``line`` of ``edited`` corresponds to."""
+def _line_map(original: str, edited: str) -> dict[int, int]:
+    """For each line of ``edited`` (1-based), the line of ``original`` it corresponds to."""
     matcher = difflib.SequenceMatcher(a=original.splitlines(), b=edited.splitlines(), autojunk=False)
+    mapping: dict[int, int] = {}
     for tag, a_start, a_end, b_start, b_end in matcher.get_opcodes():
-        if b_start <= line - 1 < b_end:
+        for offset in range(b_end - b_start):
             if tag == "equal":
-                return a_start + (line - 1 - b_start) + 1
-            return min(a_start + (line - 1 - b_start), max(a_end - 1, a_start)) + 1
-    return line
+                mapping[b_start + offset + 1] = a_start + offset + 1
+            else:
+                mapping[b_start + offset + 1] = min(a_start + offset, max(a_end - 1, a_start)) + 1
+    return mapping
 
 
 def _interleave(iterators: Sequence[Iterator[Any]], chunk: int = 1) -> Iterator[Any]:
@@ -235,8 +241,9 @@ def _interleave(iterators: Sequence[Iterator[Any]], chunk: int = 1) -> Iterator[
         active = still
 
 
-BatchVerifier = Callable[[list[str], float], Awaitable[list[_Verdict]]]
-"""Checks programs against the tests within a number of seconds; one verdict per program, in order."""
+BatchVerifier = Callable[[list[str], float, bool], Awaitable[list[_Verdict]]]
+"""Checks programs against the tests within a number of seconds (with the short first-pass per-test budget, or
+the full one); one verdict per program, in order."""
 Confirmer = Callable[[str], Awaitable[bool]]
 
 
@@ -261,6 +268,8 @@ class _Search:
         self.sandbox_runs = 0
         self.candidates = 0
         self.cache: dict[str, _Verdict] = {}
+        self.keys: dict[str, str | None] = {}
+        self.slow: list[_Candidate] = []
         self.fixes: list[Repair] = []
         self.exhausted = False
 
@@ -275,20 +284,23 @@ class _Search:
     def done(self) -> bool:
         return len(self.fixes) >= self.budget.max_fixes or self.out_of_budget()
 
-    async def check_all(self, candidates: list[_Candidate]) -> None:
-        """Verify candidates (already deduplicated and compiling), ``concurrency`` batches at a time."""
+    async def check_all(self, candidates: list[_Candidate], *, full_time: bool = False) -> None:
+        """Verify candidates (already deduplicated and compiling), ``concurrency`` batches at a time. Candidates
+        that ran out of the short first-pass time are kept aside for :meth:`recheck_slow`."""
         size = self.budget.batch_size
         batches = [candidates[start : start + size] for start in range(0, len(candidates), size)]
         remaining = max(0.5, self.budget.max_seconds - self.elapsed())
         verdict_lists = await asyncio.gather(
-            *(self.verify([item.source for item in batch], remaining) for batch in batches)
+            *(self.verify([item.source for item in batch], remaining, full_time) for batch in batches)
         )
         self.sandbox_runs += len(batches)
         for batch, verdicts in zip(batches, verdict_lists, strict=True):
             for item, verdict in zip(batch, verdicts, strict=True):
-                key = _normal_form(item.source)
+                key = self.key(item.source)
                 if key is not None and verdict.known:
                     self.cache[key] = verdict
+                if verdict.timed_out and not full_time:
+                    self.slow.append(item)
                 item.verdict = verdict
         self.executions += len(candidates)
 
@@ -321,7 +333,7 @@ class _Search:
         for candidate in candidates:
             if self.done():
                 break
-            key = _normal_form(candidate.source)
+            key = self.key(candidate.source)
             if key is None or key in seen_here:
                 continue
             seen_here.add(key)
@@ -355,31 +367,51 @@ class _Search:
         )
         return True
 
+    async def recheck_slow(self) -> None:
+        """Give the candidates that ran out of the short first-pass time the full per-test time."""
+        while self.slow and not self.done():
+            room = max(0, self.budget.max_executions - self.executions)
+            chunk = self.slow[: min(room, self.budget.batch_size * self.budget.concurrency)]
+            del self.slow[: len(chunk)]
+            await self.check_all(chunk, full_time=True)
+            for item in chunk:
+                if await self.record_if_fixed(item):
+                    return
+
+    def key(self, source: str) -> str | None:
+        """The program's cache key (memoized), or None when it does not compile."""
+        if source not in self.keys:
+            self.keys[source] = _normal_form(source)
+        return self.keys[source]
+
     def edits_at(self, source: str, lines: Sequence[int], *, categories: Collection[str]) -> Iterator[_Candidate]:
         """Candidates on ``source``: the top lines interleaved (most plausible operator of each line first), then
-        the remaining lines, then any edit the proposer offers elsewhere."""
-        top = list(lines[: self.budget.top_lines])
-        rest = list(lines[self.budget.top_lines :])
+        the remaining ranked lines, then edits anywhere else. The proposer is asked once per program."""
+        edits = list(self.proposer(source, lines=None, categories=categories, direction="repair"))
+        by_line: dict[int, list[EditLike]] = {}
+        for edit in edits:
+            by_line.setdefault(edit.line, []).append(edit)
+        ranked = [line for line in dict.fromkeys(lines) if line in by_line]
+        unranked = [line for line in by_line if line not in set(ranked)]
+        top, rest = ranked[: self.budget.top_lines], ranked[self.budget.top_lines :] + unranked
+        source_compiles = self.key(source) is not None
+        line_map = None if source == self.code else _line_map(self.code, source)
 
-        source_compiles = _normal_form(source) is not None
+        def candidate(edit: EditLike) -> _Candidate:
+            original_line = edit.line if line_map is None else line_map.get(edit.line, edit.line)
+            applied = AppliedEdit(
+                operator=edit.operator,
+                category=edit.category,
+                line=edit.line,
+                description=edit.description,
+                original_line=original_line,
+                made_it_compile=not source_compiles and self.key(edit.source) is not None,
+            )
+            return _Candidate(edit.source, [applied])
 
-        def at(line_set: Collection[int] | None) -> Iterator[_Candidate]:
-            for edit in self.proposer(source, lines=line_set, categories=categories, direction="repair"):
-                original_line = edit.line if source == self.code else _original_line(self.code, source, edit.line)
-                applied = AppliedEdit(
-                    operator=edit.operator,
-                    category=edit.category,
-                    line=edit.line,
-                    description=edit.description,
-                    original_line=original_line,
-                    made_it_compile=not source_compiles and _normal_form(edit.source) is not None,
-                )
-                yield _Candidate(edit.source, [applied])
-
-        yield from _interleave([at([line]) for line in top], chunk=2)
-        if rest:
-            yield from _interleave([at([line]) for line in rest], chunk=2)
-        yield from at(None)
+        for group in (top, rest):
+            for edit in _interleave([iter(by_line[line]) for line in group], chunk=2):
+                yield candidate(edit)
 
 
 def _statement_order(source: str, ranked: Sequence[int]) -> list[int]:
@@ -449,7 +481,7 @@ async def _search(
     original = _Candidate(code, [])
     compiles = _normal_form(code) is not None
     if compiles:
-        await search.check_all([original])
+        await search.check_all([original], full_time=True)
     base_verdict = original.verdict or _Verdict(0, 0, compiles=False)
     result = RepairSearch(tests_total=base_verdict.total, tests_passed_before=base_verdict.passed)
     if base_verdict.all_passed:
@@ -486,6 +518,8 @@ async def _search(
 
     bases = (sorted(improvers, key=_passed_desc) + neutral + sorted(others, key=_passed_desc))[: budget.max_bases]
     await _deeper_edits(search, bases, order=order, compiles=compiles, localize=localize)
+    if not search.fixes:
+        await search.recheck_slow()
 
     result.repairs = sorted(search.fixes, key=lambda fix: (len(fix.edits), _diff_size(code, fix.source)))
     result.executions = search.executions
@@ -537,7 +571,14 @@ def _batch_verdicts(outcome: ExecOutcome, count: int, total: int) -> list[_Verdi
             continue
         index = record.get("index")
         if isinstance(index, int) and 0 <= index < count:
-            verdicts[index] = _Verdict(passed=int(record.get("passed", 0)), total=total, compiles=True)
+            timed_out = bool(record.get("timed_out"))
+            verdicts[index] = _Verdict(
+                passed=int(record.get("passed", 0)),
+                total=total,
+                compiles=True,
+                known=not timed_out,
+                timed_out=timed_out,
+            )
     return verdicts
 
 
@@ -570,18 +611,21 @@ async def arepair(
             report = await arun_python_tests(source, tests, limits=limits, per_test_timeout_s=per_test, setup=setup)
         return _report_verdict(report)
 
-    async def verify_batch(sources: list[str], seconds: float) -> list[_Verdict]:
+    async def verify_batch(sources: list[str], seconds: float, full_time: bool = True) -> list[_Verdict]:
         if leetcode_calls is not None:
             return list(await asyncio.gather(*(verify_one(source) for source in sources)))
+        # the first pass gives each test a tenth of its time: one fix among many candidates that loop forever is
+        # then found fast, and the ones that ran out are checked again with the full time at the end
+        test_time = per_test if full_time else max(0.01, per_test / 10)
         config = {
             "programs": sources,
             "tests": tests,
             "setup": setup,
-            "per_test_timeout_s": per_test,
+            "per_test_timeout_s": test_time,
             "deadline_s": seconds,
         }
         # the harness stops starting candidates at the deadline; the wall limit only catches a runaway
-        wall = min(2.0 + per_test * (count + 1) * len(sources), seconds + per_test * (count + 1) + 2.0)
+        wall = min(2.0 + test_time * (count + 1) * len(sources), seconds + test_time * (count + 1) + 2.0)
         outcome = await arun_program(
             _verify_harness(), files={"candidates.json": json.dumps(config)}, limits=Limits(wall_s=wall)
         )
@@ -595,7 +639,7 @@ async def arepair(
             verdicts[last + 1] = await verify_one(sources[last + 1])
             left = seconds - outcome.wall_s - (time.monotonic() - started)
             if last + 2 < len(sources) and left > 0.5:
-                verdicts[last + 2 :] = await verify_batch(sources[last + 2 :], left)
+                verdicts[last + 2 :] = await verify_batch(sources[last + 2 :], left, full_time)
         return [verdict or _Verdict(0, count, compiles=True, known=False) for verdict in verdicts]
 
     async def confirm(source: str) -> bool:
