@@ -261,13 +261,11 @@ class OfflineInstructor:
             return [
                 "You're welcome! Is there anything else I can help you with today?",
                 "I'm glad I could be of assistance. Let me know if you have any other questions.",
-                "Good work. Does your code pass all the test cases now?",
             ]
         if all_pass:
             return [
                 "Good. Try running your code again. Does it pass all the test cases now?",
                 "Great! Does it work correctly now?",
-                "Very good. Can you explain why your change fixed the problem?",
             ]
         syntax = [d for d in check(state.code) if d.category == "syntax"] if facts is None else []
         if syntax:
@@ -293,9 +291,12 @@ class OfflineInstructor:
         levels = self._by_level(state, facts, failures, focus)
         start = self._level(state, focus)
         if state.code_changed:
-            changed = ["What happens when you run the test cases now?", "Which test cases still fail?"]
+            changed = [
+                "What happens when you run the test cases now?",
+                "Can you walk me through your code line by line?",
+            ]
             if failures:
-                changed.insert(1, f"What does your function return for `{failures[0].call}` now?")
+                changed.append(f"What does your function return for `{failures[0].call}` now?")
             return changed + [u for lvl in range(start, 5) for u in levels.get(lvl, [])]
         # One utterance per level around the chosen one, then the remaining ones: the set spans the spectrum.
         order = [lvl for d in range(5) for lvl in (start + d, start - d) if 0 <= lvl <= 4]
@@ -312,11 +313,12 @@ class OfflineInstructor:
         focus: BugFocus | None,
     ) -> dict[int, list[str]]:
         first = failures[0] if failures else None
+        # The opening reply to a request for help agrees to help before asking.
+        opener = "Sure. " if state.turn_index == 0 else ""
         levels: dict[int, list[str]] = {
             0: [
-                "Can you walk me through your code line by line?",
-                "Can you explain what your function is supposed to do?",
-                "Which of the test cases fail?",
+                f"{opener}Can you walk me through your code line by line?",
+                f"{opener}Can you explain what your function is supposed to do?",
             ]
         }
         if first is not None:
@@ -324,13 +326,14 @@ class OfflineInstructor:
             if first.exception:
                 lvl1.append(f"What do you think the `{first.exception}` error means?")
             lvl1 += [
-                f"Let's look at the first failing test case. What happens when you run `{first.call}`?",
+                f"Let's look at the first failing test case. What do you observe when you run `{first.call}`?",
                 f"What do you think your function should return for `{first.call}`?",
             ]
             levels[1] = lvl1
         if focus is None:
             return levels
         line = focus.lines[0]
+        call = f" when you run `{first.call}`" if first is not None else ""
         levels[2] = [
             f"Let's look at line {line}. What do you think the problem is?",
             f"Can you explain what is happening on line {line}?",
@@ -344,9 +347,12 @@ class OfflineInstructor:
             if var:
                 lvl3.append(f"What are the values of `{var}` in the for loop on line {line}?")
             lvl3.append(f"How many times does the for loop on line {line} run?")
+        elif focus.kind == "condition" and focus.line_text.startswith(("for ", "while ")):
+            lvl3.append(f"How many times does the loop on line {line} run?")
+            lvl3.append(f"Let's look at the condition on line {line}. What do you think `{construct}` checks?")
         elif focus.kind == "condition":
             lvl3.append(f"Let's look at the condition on line {line}. What do you think `{construct}` checks?")
-            lvl3.append(f"When is `{construct}` true?")
+            lvl3.append(f"What do you think `{construct}` evaluates to{call}?")
         elif focus.kind == "init" and var:
             lvl3.append(f"What is the value of `{var}` before the loop starts?")
             lvl3.append(f"What happens to `{var}` the first time it is updated?")
@@ -354,7 +360,7 @@ class OfflineInstructor:
             lvl3.append("What is the difference between `print` and `return`?")
             lvl3.append("What does your function return?")
         elif focus.kind == "return":
-            lvl3.append(f"What value does your function return on line {line}?")
+            lvl3.append(f"What do you think your function returns{call}?")
         else:
             lvl3.append(f"What do you think `{construct}` on line {line} does?")
         levels[3] = lvl3
