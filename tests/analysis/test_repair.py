@@ -213,3 +213,45 @@ def test_repair_timeout_scales_with_the_programs_own_test_times() -> None:
     assert repair_test_timeout(facts((Status.failed, 0.01))) == pytest.approx(0.2)
     assert repair_test_timeout(facts((Status.timeout, 5.0))) == high  # nothing finished: the upper bound
     assert repair_test_timeout(facts((Status.passed, 1.0))) == high
+
+
+NOVICE_BUGS = [
+    # (buggy program, tests, a line the fix must change)
+    (
+        "def average(x, y):\n    return x + y / 2\n",
+        ["assert average(1, 3) == 2", "assert average(0, 0) == 0", "assert average(-5, -2) == -3.5"],
+        2,
+    ),
+    (
+        "def fib(n):\n    if n <= 2:\n        return 1\n    return fib(n) + fib(n - 1)\n",
+        ["assert fib(1) == 1", "assert fib(2) == 1", "assert fib(7) == 13"],
+        4,
+    ),
+    (
+        "def shout(s):\n    s.upper()\n    s.strip()\n    return s\n",
+        ["assert shout(' hi ') == 'HI'", "assert shout('a') == 'A'"],
+        2,
+    ),
+    ("def product(a, b):\n    a * b\n", ["assert product(2, 3) == 6", "assert product(0, 4) == 0"], 2),
+    (
+        "def last_index(value, xs):\n    for i in range(len(xs) - 1, -1):\n        if xs[i] == value:\n"
+        "            return i\n    return -1\n",
+        ["assert last_index(1, [1, 1, 2]) == 1", "assert last_index(3, [1]) == -1", "assert last_index(2, [2]) == 0"],
+        2,
+    ),
+    (
+        "def total(xs):\n    result = 0\n    for x in xs:\n        result += x\nreturn result\n",
+        ["assert total([1, 2]) == 3", "assert total([]) == 0"],
+        5,
+    ),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("code", "tests", "line"), NOVICE_BUGS)
+def test_repair_fixes_common_novice_bugs_with_one_edit(code: str, tests: list[str], line: int) -> None:
+    result = repair(code, tests, budget=RepairBudget(max_seconds=20))
+    assert result.best is not None, result
+    assert len(result.best.edits) == 1, result.best.edits
+    assert line in result.best.changed_lines
+    assert run_python_tests(result.best.source, tests).status == Status.passed
