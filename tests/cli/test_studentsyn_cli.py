@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -46,7 +47,17 @@ def test_eval_prints_one_json_object(capsys: pytest.CaptureFixture[str], tmp_pat
 
 
 @pytest.mark.slow
-def test_eval_all_adds_significance(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.hf
+def test_eval_all_adds_significance(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from debugtutor.studentsyn import neurss
+
+    # NeurSS trains on first use: keep the run small and its weights out of the user's cache.
+    monkeypatch.setenv("DEBUGTUTOR_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(
+        neurss, "NeurSSConfig", functools.partial(neurss.NeurSSConfig, synthetic_tasks=8, groups=200, steps=40)
+    )
     code, out, _ = run_cli(
         [
             "studentsyn",
@@ -65,8 +76,45 @@ def test_eval_all_adds_significance(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == 0
     payload = json.loads(out)
-    assert set(payload["techniques"]) == {"randd", "editd", "editembd", "symss", "symss-infer"}
+    assert set(payload["techniques"]) == {"randd", "editd", "editembd", "symss", "symss-infer", "neurss"}
+    assert list((tmp_path / "neurss").glob("*.pt"))
     assert payload["significance"][0]["reference"] == "walk"
+
+
+def test_eval_holding_out_each_target(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(
+        ["studentsyn", "eval", "-t", "symss-infer", "--holdout", "target", "--rounds", "1", "--samples", "2", "--json"],
+        capsys,
+    )
+    assert code == 0
+    result = json.loads(out)["techniques"]["symss-infer"]
+    held = {h["target"]: h for h in result["targets"]}
+    assert set(held) == {"walka", "walkb", "loopa", "loopb"}
+    assert held["walka"]["tuned_on"] == ["walkb"] and held["loopb"]["tuned_on"] == ["loopa"]
+    assert set(result["references"]) == {"walk", "loop"}
+    code, _, err = run_cli(["studentsyn", "eval", "-t", "symss", "--holdout", "student", "--json"], capsys)
+    assert code == 2 and "holdout" in err
+
+
+@pytest.mark.slow
+@pytest.mark.hf
+def test_generate_with_neurss(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from debugtutor.studentsyn import neurss
+
+    monkeypatch.setenv("DEBUGTUTOR_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(
+        neurss, "NeurSSConfig", functools.partial(neurss.NeurSSConfig, synthetic_tasks=8, groups=200, steps=40)
+    )
+    gallery = tmp_path / "gallery"
+    args = ["studentsyn", "generate", "-t", "neurss", "--reference", "loop", "--student", "stu2"]
+    code, out, _ = run_cli([*args, "--out", str(gallery), "--no-pictures", "--json"], capsys)
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["technique"] == "neurss" and payload["proxy"]["scenarios"] == 2
+    scenarios = [json.loads(line) for line in (gallery / "scenarios.jsonl").read_text().splitlines()]
+    assert all(len(s["synthesized"]) == 3 for s in scenarios)
 
 
 def test_unknown_technique_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -57,3 +57,17 @@ def test_missing_table_and_bad_behaviour_key_are_reported(tmp_path: Path) -> Non
 def test_no_family_under_folder(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="no StudentSyn family"):
         load_benchmark(tmp_path)
+
+
+def test_the_built_in_sample_is_what_write_sample_makes(tmp_path: Path) -> None:
+    # The sample's students come from the SymSS rules: a rule change must come with a regenerated sample.
+    from debugtutor.studentsyn.sample import write_sample
+
+    write_sample(tmp_path)
+    shipped = sample_dir("studentsyn")
+    written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    assert written == sorted(
+        p.relative_to(shipped) for p in shipped.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+    )
+    for relative in written:
+        assert (tmp_path / relative).read_bytes() == (shipped / relative).read_bytes(), str(relative)

@@ -13,7 +13,8 @@ from debugtutor.studentsyn import (
     evaluate_with_runner,
     significance,
 )
-from debugtutor.studentsyn.evaluation import round_accuracy
+from debugtutor.studentsyn.evaluation import leave_one_target_out, round_accuracy
+from debugtutor.studentsyn.instances import DiscriminativeInstance
 
 
 def test_cross_validation_tunes_on_one_fold_and_tests_on_the_rest() -> None:
@@ -46,3 +47,37 @@ def test_runner_records_match_in_process_and_resume(sample_families: list[TaskFa
     )
     assert same_dir == run_dir and again.references == in_process.references
     assert len((Path(run_dir) / "samples.jsonl").read_text().splitlines()) == len(lines)
+
+
+class _RightOnlyOn:
+    """A stand-in technique: setting "a" answers right only on ``target``, setting "b" right everywhere else."""
+
+    name = "right-only-on"
+    settings = ("a", "b")
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+    def prepare(self, family: TaskFamily) -> None:
+        """Nothing to learn."""
+
+    def predict(self, instance: DiscriminativeInstance) -> dict[str, int]:
+        wrong = (instance.label + 1) % len(instance.options)
+        if instance.options[wrong] == instance.options[instance.label]:
+            wrong = (instance.label + 2) % len(instance.options)
+        on_target = instance.target_task == self.target
+        return {"a": instance.label if on_target else wrong, "b": wrong if on_target else instance.label}
+
+
+def test_leave_one_target_out_chooses_on_the_other_targets(sample_families: list[TaskFamily]) -> None:
+    walk = [f for f in sample_families if f.reference == "walk"]
+    result = leave_one_target_out(_RightOnlyOn("walka"), walk, rounds=2, samples=3)
+    held = {h.target: h for h in result.targets}
+    assert set(held) == {"walka", "walkb"}
+    # Each held-out target gets the setting that won on the other one, which is wrong on it: an honest 0 both ways,
+    # where choosing on all targets together would have looked perfect.
+    assert held["walka"].setting == "b" and held["walka"].tuned_on == ["walkb"] and held["walka"].mean == 0.0
+    assert held["walkb"].setting == "a" and held["walkb"].tuned_on == ["walka"] and held["walkb"].mean == 0.0
+    assert held["walka"].tuning_accuracy == 100.0
+    assert held["walka"].instances_per_round == 3 * 6 and len(held["walka"].rounds) == 2
+    assert result.references["walk"] == 0.0

@@ -14,6 +14,7 @@ from debugtutor.studentsyn.rules import (
     partial_solution,
     repetitive_turns,
     same_branches,
+    side_mismatch,
     visited_cells,
     wrong_path,
 )
@@ -59,6 +60,14 @@ def test_basic_rules_on_a_sample_task(sample_families: list[TaskFamily]) -> None
     assert all(compact(p).count("M") > compact(Program(ctx.basic)).count("M") for p, _ in extra_moves(ctx))
     assert all(compact(p).count("M") == compact(Program(ctx.basic)).count("M") for p, _ in forgotten_turns(ctx))
     assert abs(sum(w for _, w in extra_moves(ctx)) - 1.0) < 1e-9
+
+
+def test_side_mismatch_is_checking_one_side_and_turning_to_the_other() -> None:
+    assert side_mismatch(parse_compact("RUG{IF(pathLeft){R M}ELSE{M}}").body)
+    assert side_mismatch(parse_compact("M RUG{IF(pathRight){L}ELSE{M}}").body)
+    assert not side_mismatch(parse_compact("RUG{IF(pathLeft){L M}ELSE{M}}").body)
+    assert not side_mismatch(parse_compact("RUG{IF(pathAhead){M}ELSE{R}}").body)
+    assert not side_mismatch(parse_compact("M L M R").body)
 
 
 @pytest.mark.shared_data

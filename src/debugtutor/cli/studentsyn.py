@@ -1,7 +1,8 @@
 """``debugtutor studentsyn``: evaluate student-attempt synthesis on the StudentSyn benchmark.
 
 - ``eval``: discriminative accuracy of one technique per reference task (mean and per round), through the resumable
-  runner; ``--technique all`` evaluates every non-LLM technique in process and adds the significance tests.
+  runner; ``--technique all`` evaluates every non-LLM technique in process and adds the significance tests;
+  ``--holdout target`` is the unseen-target check (each target scored with settings chosen on the other targets).
 - ``generate``: a technique's top-3 codes per scenario in an HTML gallery for expert rating, with the proxy score.
 - ``rate``: score expert ratings (JSONL) on the 4-point scale.
 
@@ -26,9 +27,11 @@ from debugtutor.studentsyn.evaluation import (
     DEFAULT_FOLDS,
     DEFAULT_ROUNDS,
     PUBLISHED,
+    LeaveOneTargetOut,
     TechniqueAccuracy,
     evaluate_in_process,
     evaluate_with_runner,
+    leave_one_target_out,
     significance,
 )
 from debugtutor.studentsyn.generative import Scenario, proxy_summary, read_ratings, score_ratings, write_gallery
@@ -39,7 +42,7 @@ app = typer.Typer(
     help="Student-attempt synthesis (StudentSyn, EDM 2022): evaluate, generate, rate.", no_args_is_help=True
 )
 
-GENERATIVE = ("symss", "symss-infer", "llmss")
+GENERATIVE = ("symss", "symss-infer", "neurss", "llmss")
 
 
 def _families(data: Path | None, reference: list[str] | None) -> list[TaskFamily]:
@@ -85,17 +88,25 @@ def eval_command(
     runs_dir: Path | None = typer.Option(None, "--runs-dir", help="Where run records go (default: the runs dir)."),
     resume: str | None = typer.Option(None, "--resume", help="Run id or folder of an interrupted run to finish."),
     concurrency: int = typer.Option(8, "--concurrency", min=1, help="Items in flight (model calls)."),
+    holdout: str | None = typer.Option(
+        None, "--holdout", help="'target': leave each target task out, choosing settings on the other targets."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Discriminative accuracy per reference task: mean over rounds and each round's value."""
     state.json_mode = as_json or state.json_mode
     if distance not in ("tokens", "tree"):
         raise InputError(f"unknown distance '{distance}'", field="--distance", hint="tokens or tree")
+    if holdout not in (None, "target"):
+        raise InputError(f"unknown holdout '{holdout}'", field="--holdout", hint="target")
     families = _families(data, reference)
     names = list(NON_LLM_TECHNIQUES) if technique == "all" else [technique]
     for name in names:
         if name not in TECHNIQUES:
             raise InputError(f"unknown technique '{name}'", field="--technique", hint=", ".join(TECHNIQUES))
+    if holdout == "target":
+        _eval_held_out(names, families, model, rounds, samples, seed, distance, as_json)
+        return
     results: list[TechniqueAccuracy] = []
     run_dirs: dict[str, str] = {}
     started = time.perf_counter()
@@ -148,6 +159,50 @@ def eval_command(
             )
     for name, run_dir in run_dirs.items():
         stdout.print(f"{name}: records and report in {run_dir}")
+
+
+def _eval_held_out(
+    names: list[str],
+    families: list[TaskFamily],
+    model: str | None,
+    rounds: int,
+    samples: int,
+    seed: int,
+    distance: str,
+    as_json: bool,
+) -> None:
+    started = time.perf_counter()
+    results: list[LeaveOneTargetOut] = []
+    for name in names:
+        log(f"leaving one target out: {name}")
+        instance = make_technique(name, seed=seed, model=model, distance=distance)  # type: ignore[arg-type]
+        results.append(leave_one_target_out(instance, families, rounds=rounds, samples=samples, seed=seed))
+    payload = {
+        "holdout": "target",
+        "techniques": {r.technique: r.model_dump() for r in results},
+        "published": PUBLISHED,
+        "config": {"rounds": rounds, "samples": samples, "seed": seed},
+        "seconds": round(time.perf_counter() - started, 2),
+    }
+    if as_json:
+        emit_json(payload)
+        return
+    table = Table(title="StudentSyn accuracy (%) on held-out target tasks")
+    for column in ("technique", "target", "mean", "setting (chosen on)", "per round"):
+        table.add_column(column)
+    for result in results:
+        for held in result.targets:
+            table.add_row(
+                result.technique,
+                f"{held.reference} -> {held.target}",
+                f"{held.mean:.1f}",
+                f"{held.setting} ({', '.join(held.tuned_on) or '-'})",
+                " ".join(f"{r:.1f}" for r in held.rounds),
+            )
+        for ref, mean in result.references.items():
+            published = ", ".join(f"{k} {v}" for k, v in PUBLISHED.get(ref, {}).items())
+            table.add_row(result.technique, f"{ref} (mean of held-out)", f"{mean:.1f}", published, "")
+    stdout.print(table)
 
 
 @app.command("generate")

@@ -2,8 +2,9 @@
 
 Re-implements the benchmark of Singla & Theodoropoulos (EDM 2022) on top of :mod:`debugtutor.maze`: the data layout
 (:func:`load_benchmark`), seeded discriminative instances (:func:`build_instances`), the techniques (RandD, EditD,
-EditEmbD, SymSS with the type labelled or inferred, LLM-SS), cross-validated evaluation with significance tests, and
-the generative gallery with expert ratings and an automatic proxy score.
+EditEmbD, SymSS with the type labelled or inferred, NeurSS trained on synthetic students, LLM-SS), cross-validated
+evaluation with significance tests, the leave-one-target-out check (:func:`leave_one_target_out`), and the
+generative gallery with expert ratings and an automatic proxy score.
 """
 
 from __future__ import annotations
@@ -12,15 +13,19 @@ from debugtutor.studentsyn.dataset import Behaviour, RandomCode, StudentAttempt,
 from debugtutor.studentsyn.distances import token_edit_distance, tree_edit_distance
 from debugtutor.studentsyn.evaluation import (
     DEFAULT_ROUNDS,
+    HeldOutTarget,
+    LeaveOneTargetOut,
     ReferenceAccuracy,
     SignificanceResult,
     TechniqueAccuracy,
     evaluate_in_process,
     evaluate_with_runner,
+    leave_one_target_out,
     significance,
 )
 from debugtutor.studentsyn.generative import Rating, Scenario, proxy_score, score_ratings, write_gallery
 from debugtutor.studentsyn.instances import DEFAULT_SAMPLES, DiscriminativeInstance, build_instances
+from debugtutor.studentsyn.neurss import NeurSS, NeurSSConfig
 from debugtutor.studentsyn.rules import BehaviourModel, rule_for, task_context
 from debugtutor.studentsyn.techniques import (
     NON_LLM_TECHNIQUES,
@@ -43,6 +48,10 @@ __all__ = [
     "DiscriminativeInstance",
     "EditD",
     "EditEmbD",
+    "HeldOutTarget",
+    "LeaveOneTargetOut",
+    "NeurSS",
+    "NeurSSConfig",
     "RandD",
     "RandomCode",
     "Rating",
@@ -57,6 +66,7 @@ __all__ = [
     "build_instances",
     "evaluate_in_process",
     "evaluate_with_runner",
+    "leave_one_target_out",
     "load_benchmark",
     "load_family",
     "make_technique",

@@ -7,6 +7,11 @@ tenths test; the round's accuracy is the mean test accuracy over the folds. A te
 scored on every instance. Between techniques, Tukey's HSD compares per-round accuracies and a chi-squared test
 compares pooled correct/incorrect counts.
 
+Leaving one target out (:func:`leave_one_target_out`) is the unseen-target check: for each target task, a technique's
+setting is chosen on the instances of the family's *other* targets and its accuracy is measured on the held-out one,
+so nothing about the held-out target informs the choice (with two targets that gives both directions, a -> b and
+b -> a).
+
 Runs go through :mod:`debugtutor.runs` (one record per instance, resumable, with a report); the in-process path
 :func:`evaluate_in_process` computes the same numbers without writing records (benchmarks, tests).
 """
@@ -58,6 +63,27 @@ class ReferenceAccuracy(BaseModel):
 class TechniqueAccuracy(BaseModel):
     technique: str
     references: dict[str, ReferenceAccuracy]
+
+
+class HeldOutTarget(BaseModel):
+    """Accuracy (percent) on one target task with the setting chosen on the family's other targets."""
+
+    reference: str
+    target: str
+    mean: float
+    rounds: list[float]
+    instances_per_round: int
+    setting: str
+    tuned_on: list[str]
+    tuning_accuracy: float
+
+
+class LeaveOneTargetOut(BaseModel):
+    """Every target of every family held out once; ``references`` averages the held-out accuracies per family."""
+
+    technique: str
+    targets: list[HeldOutTarget]
+    references: dict[str, float]
 
 
 def outcome_of(technique_predictions: Mapping[str, int], instance: DiscriminativeInstance) -> dict[str, bool]:
@@ -140,6 +166,62 @@ def evaluate_in_process(
         correct = outcome_of(technique.predict(instance), instance)
         outcomes.append(InstanceOutcome(instance.reference_task, round_index, order, correct))
     return summarize_outcomes(technique.name, outcomes, technique.settings, folds), outcomes
+
+
+def leave_one_target_out(
+    technique: Technique,
+    families: Sequence[TaskFamily],
+    *,
+    rounds: int = DEFAULT_ROUNDS,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+) -> LeaveOneTargetOut:
+    """Hold out each target in turn: pick the setting on the other targets' instances, score the held-out ones.
+
+    A family with a single target has nothing to tune on; its target is then scored with the first setting.
+    """
+    for family in families:
+        technique.prepare(family)
+    settings = list(technique.settings)
+    rows: list[tuple[str, str, int, dict[str, bool]]] = []
+    for round_index, instance in draw_rounds(families, rounds=rounds, samples=samples, seed=seed):
+        correct = outcome_of(technique.predict(instance), instance)
+        rows.append((instance.reference_task, instance.target_task, round_index, correct))
+    held_out: list[HeldOutTarget] = []
+    for family in families:
+        for target in family.targets:
+            tuning = [c for ref, t, _, c in rows if ref == family.reference and t != target]
+            scores = [float(np.mean([c[s] for c in tuning])) if tuning else 0.0 for s in settings]
+            best = int(np.argmax(scores))  # ties go to the first setting listed
+            per_round = []
+            for round_index in range(rounds):
+                tested = [
+                    c[settings[best]]
+                    for ref, t, r, c in rows
+                    if ref == family.reference and t == target and r == round_index
+                ]
+                if tested:
+                    per_round.append(round(100 * float(np.mean(tested)), 2))
+            held_out.append(
+                HeldOutTarget(
+                    reference=family.reference,
+                    target=target,
+                    mean=round(float(np.mean(per_round)), 2) if per_round else 0.0,
+                    rounds=per_round,
+                    instances_per_round=sum(
+                        1 for ref, t, r, _ in rows if ref == family.reference and t == target and r == 0
+                    ),
+                    setting=settings[best],
+                    tuned_on=[t for t in family.targets if t != target],
+                    tuning_accuracy=round(100 * scores[best], 2),
+                )
+            )
+    references = {
+        family.reference: round(float(np.mean([h.mean for h in held_out if h.reference == family.reference])), 2)
+        for family in families
+        if any(h.reference == family.reference for h in held_out)
+    }
+    return LeaveOneTargetOut(technique=technique.name, targets=held_out, references=references)
 
 
 @dataclass

@@ -130,6 +130,20 @@ def mirror_sites(body: Sequence[Stmt], turns: frozenset[int], conditions: frozen
     return walk(body)
 
 
+def side_mismatch(body: Sequence[Stmt]) -> bool:
+    """Whether some branch checks the path on one side but its first turn goes to the other side."""
+    for stmt in body:
+        if isinstance(stmt, (IfElse, If)) and stmt.cond in _MIRROR_CONDITION:
+            then_body = stmt.then_body if isinstance(stmt, IfElse) else stmt.body
+            first_turn = next((s for s in then_body if is_turn(s)), None)
+            wanted = TurnLeft if stmt.cond is Condition.PATH_LEFT else TurnRight
+            if first_turn is not None and not isinstance(first_turn, wanted):
+                return True
+        if any(side_mismatch(child) for child in _children(stmt)):
+            return True
+    return False
+
+
 def _heading_vector(heading: Heading) -> tuple[int, int]:
     return {Heading.EAST: (0, 1), Heading.WEST: (0, -1), Heading.NORTH: (-1, 0), Heading.SOUTH: (1, 0)}[heading]
 
@@ -189,7 +203,8 @@ def _cap(items: list[tuple[int, ...]], limit: int, seed: str) -> list[tuple[int,
 
 
 def lr_confusion(ctx: TaskContext) -> Candidates:
-    """Mirror some or all turns and left/right conditions; mirroring everything is the most likely."""
+    """Mirror some or all turns and left/right conditions; mirroring everything, or a branch that checks one side
+    and turns to the other, is the most likely."""
     out: Candidates = []
     bases = [(ctx.solution, 1.0), *[(p, 0.5) for p in equivalent_solutions(ctx)]]
     # Checking the wrong side in a condition: the loop templates that keep the solution's prefix, mirrored in part.
@@ -208,7 +223,10 @@ def lr_confusion(ctx: TaskContext) -> Candidates:
                 frozenset(i for kind, i in chosen if kind == "t"),
                 frozenset(i for kind, i in chosen if kind == "c"),
             )
-            weight = base_weight * (3.0 if len(subset) == len(sites) else 1.0 / len(subsets) ** 0.5)
+            # The confusion is most visible where a branch checks one side and turns to the other: that mismatch is
+            # as telling as mirroring everything, whichever program the student started from.
+            telling = len(subset) == len(sites) or side_mismatch(mirrored)
+            weight = base_weight * (3.0 if telling else 1.0 / len(subsets) ** 0.5)
             out.append((Program(mirrored), weight))
     return _normalise(out)
 
@@ -296,7 +314,8 @@ def _loop_prefixes(ctx: TaskContext) -> list[tuple[tuple[Stmt, ...], float]]:
     return list(prefixes.items())
 
 
-def _loop_templates() -> list[IfElse]:
+def loop_templates() -> list[IfElse]:
+    """The one-IfElse loop bodies that follow a corridor turning to one side (ahead-or-turn, turn-when-open)."""
     templates = []
     for turn, cond in ((LEFT, Condition.PATH_LEFT), (RIGHT, Condition.PATH_RIGHT)):
         templates.append(IfElse(Condition.PATH_AHEAD, (MOVE,), (turn,)))
@@ -311,7 +330,7 @@ def _loop_programs(ctx: TaskContext) -> tuple[tuple[Program, float, bool, bool],
     on_path, _, _ = visited_cells(ctx.task, ctx.solution)
     out = []
     for prefix, prior in _loop_prefixes(ctx):
-        for template in _loop_templates():
+        for template in loop_templates():
             program = Program((*prefix, RepeatUntilGoal((template,))))
             cells, outcome, moves = visited_cells(ctx.task, program)
             wrong = bool(cells - on_path) and moves >= 2
@@ -331,7 +350,7 @@ def same_prefix_loops(ctx: TaskContext) -> list[Program]:
     if not has_control(ctx.solution):
         return []
     prefix, _, _ = _split_solution(ctx.solution)
-    return [Program((*prefix, RepeatUntilGoal((template,)))) for template in _loop_templates()]
+    return [Program((*prefix, RepeatUntilGoal((template,)))) for template in loop_templates()]
 
 
 def wrong_path(ctx: TaskContext) -> Candidates:
@@ -384,7 +403,8 @@ def same_branches(ctx: TaskContext) -> Candidates:
 
 
 def ignore_ifelse(ctx: TaskContext) -> Candidates:
-    """The loop body is written as plain actions: the branches inlined, or a stretch of the basic path."""
+    """The loop body is written as plain actions: the branches inlined, a stretch of the basic path, or the path's
+    shape (its turns in order, each straight run as one move)."""
     _, loop, _ = _split_solution(ctx.solution)
     body = loop.body if loop is not None else ctx.solution.body
     found = _ifelse_in(body)
@@ -400,6 +420,10 @@ def ignore_ifelse(ctx: TaskContext) -> Candidates:
             window = ctx.basic[start : start + length]
             if len(window) == length:
                 out.append((Program((*ctx.basic[:start], RepeatUntilGoal(tuple(window)))), 0.5 / (1 + start)))
+    # Or the path's shape in the loop: its turns in order with each straight run written as a single move.
+    if loop is not None:
+        shape = tuple(action for action, _ in _runs(ctx.basic))
+        out.append((Program((RepeatUntilGoal(shape),)), 1.0))
     return _normalise(out or [(ctx.solution, 1.0)])
 
 

@@ -10,6 +10,7 @@ asking again. Generative techniques also ``synthesize`` a ranked list of codes f
 - ``editembd``: alpha * embedding distance + (1 - alpha) * EditD distance, alpha tuned by cross-validation.
 - ``symss``: the rules of :mod:`debugtutor.studentsyn.rules` for the observed student's labelled type.
 - ``symss-infer``: the same with the type inferred from the reference attempt (no labels used).
+- ``neurss``: a small neural scorer trained on synthetic students and tasks, see :mod:`debugtutor.studentsyn.neurss`.
 - ``llmss``: see :mod:`debugtutor.studentsyn.llmss`.
 """
 
@@ -134,15 +135,27 @@ class SymSS:
 
     Discriminative choice: the option with the highest posterior of the student's type among all types and a
     background class of "random edits of the solution" (so an option that every type explains equally well, such as
-    the solution itself, is not preferred for being likely under all of them).
+    the solution itself, is not preferred for being likely under all of them). How much that background explains,
+    the cost per edit away from the solution, is the one hyperparameter: one setting per cost in
+    ``background_costs``, chosen by cross-validation (or, leaving one target out, on the other targets).
     """
 
-    def __init__(self, *, infer_type: bool, edit_cost: float = 1.5, background_cost: float = 0.9) -> None:
+    BACKGROUND_COSTS = (0.5, 0.7, 0.9, 1.1, 1.3)
+
+    def __init__(
+        self, *, infer_type: bool, edit_cost: float = 1.5, background_costs: tuple[float, ...] = BACKGROUND_COSTS
+    ) -> None:
+        if not background_costs:
+            raise InputError("SymSS needs at least one background cost", field="background_costs")
         self.infer_type = infer_type
         self.name = "symss-infer" if infer_type else "symss"
-        self.settings: tuple[str, ...] = (DEFAULT_SETTING,)
+        self.background_costs = background_costs
+        self.settings: tuple[str, ...] = (
+            tuple(f"background={cost}" for cost in background_costs)
+            if len(background_costs) > 1
+            else (DEFAULT_SETTING,)
+        )
         self.edit_cost = edit_cost
-        self.background_cost = background_cost
         self._families: dict[str, TaskFamily] = {}
         self._contexts: dict[tuple[str, str], TaskContext] = {}
         self._models: dict[tuple[str, str, int], BehaviourModel] = {}
@@ -176,12 +189,11 @@ class SymSS:
         return self._models[key]
 
     def _background_model(self, reference: str, task: str) -> BehaviourModel:
+        # Cost 1 per edit: its log-likelihood is minus the distance, so each setting's cost just scales it.
         key = (reference, task)
         if key not in self._background:
             context = self._context(reference, task)
-            self._background[key] = BehaviourModel(
-                "solution_edits", context, [(context.solution, 1.0)], self.background_cost
-            )
+            self._background[key] = BehaviourModel("solution_edits", context, [(context.solution, 1.0)], 1.0)
         return self._background[key]
 
     def type_scores(self, reference: str, code_a: Program) -> dict[int, float]:
@@ -196,20 +208,33 @@ class SymSS:
         scores = self.type_scores(reference, code_a)
         return max(scores, key=lambda b: (scores[b], -b))
 
-    def option_scores(self, reference: str, task: str, behaviour: int, options: tuple[Program, ...]) -> list[float]:
+    def option_scores(
+        self,
+        reference: str,
+        task: str,
+        behaviour: int,
+        options: tuple[Program, ...],
+        background_cost: float | None = None,
+    ) -> list[float]:
+        """Log-posterior of ``behaviour`` for each option, against every type and the background of solution edits."""
+        cost = self.background_costs[len(self.background_costs) // 2] if background_cost is None else background_cost
+        return self._posteriors(reference, task, behaviour, options, (cost,))[0]
+
+    def _posteriors(
+        self, reference: str, task: str, behaviour: int, options: tuple[Program, ...], costs: tuple[float, ...]
+    ) -> list[list[float]]:
         family = self._family(reference)
-        scores = []
-        for option in options:
-            own = self.model(reference, task, behaviour).log_likelihood(option)
-            rivals = [self.model(reference, task, b).log_likelihood(option) for b in family.behaviour_ids]
-            rivals.append(self._background_model(reference, task).log_likelihood(option))
-            scores.append(own - _logsumexp(rivals))
-        return scores
+        own = [self.model(reference, task, behaviour).log_likelihood(option) for option in options]
+        rivals = [[self.model(reference, task, b).log_likelihood(o) for b in family.behaviour_ids] for o in options]
+        distance = [-self._background_model(reference, task).log_likelihood(option) for option in options]
+        return [[own[i] - _logsumexp([*rivals[i], -cost * distance[i]]) for i in range(len(options))] for cost in costs]
 
     def predict(self, instance: DiscriminativeInstance) -> dict[str, int]:
         behaviour = self.observe(instance.reference_task, instance.code_a, instance.behaviour)
-        scores = self.option_scores(instance.reference_task, instance.target_task, behaviour, instance.options)
-        return {DEFAULT_SETTING: _argmin([-s for s in scores])}
+        per_cost = self._posteriors(
+            instance.reference_task, instance.target_task, behaviour, instance.options, self.background_costs
+        )
+        return {setting: _argmin([-s for s in scores]) for setting, scores in zip(self.settings, per_cost)}
 
     def synthesize_for(
         self, reference: str, code_a: Program, target_task: str, top_k: int = 3, behaviour: int | None = None
@@ -221,7 +246,7 @@ class SymSS:
 def make_technique(
     name: str, *, seed: int = 0, model: str | None = None, distance: DistanceKind = "tokens"
 ) -> Technique:
-    """The technique called ``name`` (``randd editd editembd symss symss-infer llmss``)."""
+    """The technique called ``name`` (``randd editd editembd symss symss-infer neurss llmss``)."""
     if name == "randd":
         return RandD(seed)
     if name == "editd":
@@ -230,6 +255,10 @@ def make_technique(
         return EditEmbD(seed)
     if name in ("symss", "symss-infer"):
         return SymSS(infer_type=name == "symss-infer")
+    if name == "neurss":
+        from debugtutor.studentsyn.neurss import NeurSS, NeurSSConfig
+
+        return NeurSS(NeurSSConfig(seed=seed))
     if name == "llmss":
         from debugtutor.studentsyn.llmss import LLMSS
 
@@ -239,5 +268,5 @@ def make_technique(
     raise InputError(f"unknown technique '{name}'", field="--technique", hint=", ".join(TECHNIQUES))
 
 
-TECHNIQUES = ("randd", "editd", "editembd", "symss", "symss-infer", "llmss")
-NON_LLM_TECHNIQUES = ("randd", "editd", "editembd", "symss", "symss-infer")
+TECHNIQUES = ("randd", "editd", "editembd", "symss", "symss-infer", "neurss", "llmss")
+NON_LLM_TECHNIQUES = ("randd", "editd", "editembd", "symss", "symss-infer", "neurss")
