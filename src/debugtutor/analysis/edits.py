@@ -24,6 +24,7 @@ import ast
 import builtins
 import difflib
 import re
+import warnings
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
@@ -1200,7 +1201,10 @@ def _uncomment_repairs(source: str, lines: Collection[int] | None) -> Iterator[_
 
 def _compiles(code: str) -> bool:
     try:
-        compile(code, "<edit>", "exec", dont_inherit=True)
+        with warnings.catch_warnings():
+            # candidates may well say `x is 1`; that is the student's business, not a warning for our user
+            warnings.simplefilter("ignore", SyntaxWarning)
+            compile(code, "<edit>", "exec", dont_inherit=True)
     except (SyntaxError, ValueError):
         return False
     return True
