@@ -1,0 +1,163 @@
+"""``debugtutor debugeval``: build DebugEval-style instances and evaluate a model or the offline engine on them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.table import Table
+
+from debugtutor.console import emit_json, log, state, stdout
+from debugtutor.errors import InputError
+from debugtutor.runs.cli_options import RunOptions, with_run_options
+
+app = typer.Typer(
+    help="DebugEval: bug localization, identification, code review and code repair.", no_args_is_help=True
+)
+
+_TASK_CHOICES = ("bug-localization", "bug-identification", "code-review", "code-repair", "all")
+
+
+def _sample_dir() -> Path:
+    from importlib import resources
+
+    return Path(str(resources.files("debugtutor") / "samples" / "debugeval"))
+
+
+@app.command("build")
+def build_command(
+    source: Annotated[str, typer.Option("--source", help="debugbench or socratic.")],
+    data: Annotated[Path, typer.Option("--data", help="Folder of the source dataset.")],
+    out: Annotated[Path, typer.Option("--out", help="Folder to write the JSONL record files to.")],
+    seed: Annotated[int, typer.Option("--seed", help="Seed of every sampling choice.")] = 0,
+    train_fraction: Annotated[
+        float, typer.Option("--train-fraction", min=0.0, max=1.0, help="Share of problems (by slug) marked train.")
+    ] = 0.0,
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Write DebugEval record files (debugevalsuite_task124.jsonl, debugevalsuite_task3.jsonl) built from a dataset."""
+    from debugtutor.debugeval.build import BuildReport, BuildSettings, build_from_debugbench, split_of, write_build
+
+    settings = BuildSettings(seed=seed, train_fraction=train_fraction)
+    if source == "debugbench":
+        from debugtutor.debugeval.debugbench import load_debugbench
+
+        task124, task3, report = build_from_debugbench(load_debugbench(data), settings)
+    elif source == "socratic":
+        from debugtutor.debugeval.socratic_bugs import keep_failing, read_socratic_bugs
+
+        report = BuildReport()
+        task3, dropped = keep_failing(read_socratic_bugs(data))
+        task3 = [r.model_copy(update={"split": split_of(r.slug, seed, train_fraction)}) for r in task3]
+        task124 = []
+        report.drop("code-repair: the bug passes its own unit tests", dropped)
+        report.counts["code-repair"] = {"python": len(task3)}
+    else:
+        raise InputError(f"unknown source {source!r}", field="--source", hint="debugbench or socratic")
+    write_build(out, task124, task3, report)
+    result = {"out": str(out), "counts": report.counts, "dropped": report.dropped, "seconds": round(report.seconds, 2)}
+    if json_output:
+        emit_json(result)
+        return
+    table = Table(title=f"DebugEval instances from {source}")
+    table.add_column("task")
+    for language in ("python", "cpp", "java"):
+        table.add_column(language, justify="right")
+    for task, counts in report.counts.items():
+        table.add_row(task, *(str(counts.get(language, 0)) for language in ("python", "cpp", "java")))
+    stdout.print(table)
+    for reason, count in report.dropped.items():
+        log(f"dropped {count}: {reason}")
+    log(f"wrote {out}")
+
+
+@app.command("eval")
+@with_run_options
+def eval_command(
+    run_options: RunOptions,
+    data: Annotated[
+        Optional[Path],  # noqa: UP045 - Typer reads this annotation at run time on Python 3.10
+        typer.Option(
+            "--data", help="A folder from 'debugeval build' or DebugEval's own data [default: built-in sample]."
+        ),
+    ] = None,
+    task: Annotated[str, typer.Option("--task", help="A task name or all.")] = "all",
+    solver: Annotated[str, typer.Option("--solver", help="offline, llm or grounded.")] = "offline",
+    model: Annotated[Optional[str], typer.Option("--model", help="Model spec for llm/grounded.")] = None,  # noqa: UP045
+    lang: Annotated[str, typer.Option("--lang", help="python, cpp, java or all.")] = "all",
+    samples: Annotated[int, typer.Option("--n", min=1, help="Code Repair samples per problem (pass@k).")] = 1,
+    split: Annotated[str, typer.Option("--split", help="train, test or all.")] = "all",
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Evaluate a solver; prints accuracy (pass@k for Code Repair) per task and language beside DebugEval Table IV."""
+    from debugtutor.data import dataset_checksum
+    from debugtutor.debugeval.records import TASKS, load_records
+    from debugtutor.debugeval.tasks import build_items, make_task
+
+    if task not in _TASK_CHOICES:
+        raise InputError(f"unknown task {task!r}", field="--task", hint=", ".join(_TASK_CHOICES))
+    if lang not in ("python", "cpp", "java", "all"):
+        raise InputError(f"unknown language {lang!r}", field="--lang", hint="python, cpp, java or all")
+    if split not in ("train", "test", "all"):
+        raise InputError(f"unknown split {split!r}", field="--split", hint="train, test or all")
+    tasks = list(TASKS) if task == "all" else [task]
+    languages = ["python", "cpp", "java"] if lang == "all" else [lang]
+    folder = data if data is not None else _sample_dir()
+    records = load_records(folder)
+    items = build_items(records, tasks=tasks, languages=languages, split=split)  # type: ignore[arg-type]
+    if not items:
+        raise InputError("no instances match the task, language and split asked for", path=str(folder))
+    solve: Any
+    if solver == "offline":
+        from debugtutor.debugeval.offline import OfflineSolver
+
+        solve = OfflineSolver()
+    elif solver in ("llm", "grounded"):
+        if not model:
+            raise InputError(f"--solver {solver} needs --model SPEC", field="--model")
+        from debugtutor.debugeval.llm_solver import ModelSolver
+        from debugtutor.llm import get_model
+
+        solve = ModelSolver(get_model(model), samples=samples, grounded=solver == "grounded")
+    else:
+        raise InputError(f"unknown solver {solver!r}", field="--solver", hint="offline, llm or grounded")
+    eval_task = make_task(
+        items, solve, solver_name=solver, tasks=tasks, data=data, model_spec=model,  # type: ignore[arg-type]
+        checksums={"debugeval": dataset_checksum(folder)}, config={"lang": lang, "n": samples, "split": split},
+    )  # fmt: skip
+    result = run_options.run(eval_task)
+    metrics = result.summary.get("task_metrics", {})
+    payload = {
+        "run_id": result.run_id,
+        "run_dir": str(result.run_dir),
+        "status": result.status,
+        "accuracy": metrics.get("accuracy", {}),
+        "items": metrics.get("items", {}),
+        "identification": metrics.get("identification", {}),
+        "pass_at_k": metrics.get("pass_at_k", {}),
+        "published": result.summary.get("published", []),
+    }
+    if json_output or state.json_mode:
+        emit_json(payload)
+        return
+    _print_table(payload)
+
+
+def _print_table(payload: dict[str, Any]) -> None:
+    table = Table(title=f"DebugEval run {payload['run_id']} (accuracy %, Code Repair pass@1 %)")
+    table.add_column("task")
+    for language in ("python", "cpp", "java", "all"):
+        table.add_column(language, justify="right")
+    table.add_column("best in Table IV (Python)")
+    paper = {row["label"].split()[0]: row["paper"] for row in payload["published"]}
+    for task, by_language in payload["accuracy"].items():
+        cells = [f"{by_language[key]:.1f}" if key in by_language else "-" for key in ("python", "cpp", "java", "all")]
+        systems = paper.get(task, {})
+        best = max(systems, key=lambda name: systems[name]) if systems else None
+        table.add_row(task, *cells, f"{systems[best]} ({best})" if best else "-")
+    stdout.print(table)
+    for language, facts in payload["identification"].items():
+        per_class, answers = facts["per_class_accuracy"], facts["answer_distribution"]
+        log(f"identification {language}: accuracy per class {per_class}, answers given {answers}")
+    log(f"records in {payload['run_dir']}")

@@ -1,0 +1,37 @@
+"""The DebugEval arena: Bug Localization, Bug Identification, Code Review and Code Repair in Python, C++ and Java.
+
+Records in DebugEval's own JSONL format (:mod:`.records`), built from DebugBench or the Socratic benchmark
+(:mod:`.build`), answered by a model, by a model grounded in program analysis, or by the offline analysis engine
+(:mod:`.solvers`), and scored the way DebugEval scores them (:mod:`.scoring`).
+"""
+
+from debugtutor.debugeval.build import BuildReport, BuildSettings, build_from_debugbench, write_build
+from debugtutor.debugeval.debugbench import DebugBenchItem, load_debugbench
+from debugtutor.debugeval.llm_solver import ModelSolver
+from debugtutor.debugeval.offline import OfflineSolver
+from debugtutor.debugeval.records import TASKS, DebugEvalRecord, load_records, write_records
+from debugtutor.debugeval.scoring import score_item, summarize
+from debugtutor.debugeval.socratic_bugs import keep_failing, read_socratic_bugs
+from debugtutor.debugeval.tasks import TABLE_IV, build_items, make_task
+
+__all__ = [
+    "TABLE_IV",
+    "TASKS",
+    "BuildReport",
+    "BuildSettings",
+    "DebugBenchItem",
+    "DebugEvalRecord",
+    "ModelSolver",
+    "OfflineSolver",
+    "build_from_debugbench",
+    "build_items",
+    "keep_failing",
+    "load_debugbench",
+    "load_records",
+    "make_task",
+    "read_socratic_bugs",
+    "score_item",
+    "summarize",
+    "write_build",
+    "write_records",
+]

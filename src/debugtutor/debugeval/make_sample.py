@@ -1,0 +1,156 @@
+"""Generate the built-in DebugEval sample: run ``python -m debugtutor.debugeval.make_sample [OUT]``.
+
+The correct programs below are the project's own. Bugs are injected with the analysis package's mutation operators
+(over DebugBench's taxonomy), and every mutant is verified by execution on the problem's examples before it is
+used; the instances are then built by the same code as DebugBench instances, so the sample exercises all four tasks.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from debugtutor.analysis.examples import example_calls
+from debugtutor.analysis.mutation import Mutant, mutate
+from debugtutor.debugeval.build import BuildSettings, build_from_debugbench, write_build
+from debugtutor.debugeval.debugbench import DebugBenchItem, major_of
+from debugtutor.sandbox import TestReport, run_leetcode
+
+# (slug, description, examples, correct solution): small LeetCode-style problems written for this sample.
+PROBLEMS: list[tuple[str, str, list[str], str]] = [
+    (
+        "count-evens-below",
+        "Given a list of integers nums and an integer limit, return how many even numbers in nums are below limit.",
+        [
+            "Input: nums = [1,2,4,7,8], limit = 8\nOutput: 2",
+            "Input: nums = [0,3,6], limit = 10\nOutput: 2",
+            "Input: nums = [5,9], limit = 3\nOutput: 0",
+        ],
+        """class Solution:
+    def countEvens(self, nums: List[int], limit: int) -> int:
+        count = 0
+        for value in nums:
+            if value % 2 == 0 and value < limit:
+                count += 1
+        return count
+""",
+    ),
+    (
+        "running-maximum",
+        "Given a list of integers nums, return a list whose i-th entry is the largest of nums[0..i].",
+        [
+            "Input: nums = [3,1,4,1,5]\nOutput: [3,3,4,4,5]",
+            "Input: nums = [2,2,1]\nOutput: [2,2,2]",
+            "Input: nums = [7]\nOutput: [7]",
+        ],
+        """class Solution:
+    def runningMax(self, nums: List[int]) -> List[int]:
+        result = []
+        best = nums[0]
+        for value in nums:
+            if value > best:
+                best = value
+            result.append(best)
+        return result
+""",
+    ),
+    (
+        "reverse-words",
+        "Given a sentence s of words separated by single spaces, return the sentence with the words in reverse order.",
+        [
+            'Input: s = "the sky is blue"\nOutput: "blue is sky the"',
+            'Input: s = "hello"\nOutput: "hello"',
+            'Input: s = "a b"\nOutput: "b a"',
+        ],
+        """class Solution:
+    def reverseWords(self, s: str) -> str:
+        words = s.split(" ")
+        left, right = 0, len(words) - 1
+        while left < right:
+            words[left], words[right] = words[right], words[left]
+            left += 1
+            right -= 1
+        return " ".join(words)
+""",
+    ),
+    (
+        "sum-of-digits-until-single",
+        "Given a non-negative integer num, repeatedly add its digits until one digit is left and return it.",
+        ["Input: num = 38\nOutput: 2", "Input: num = 0\nOutput: 0", "Input: num = 9875\nOutput: 2"],
+        """class Solution:
+    def addDigits(self, num: int) -> int:
+        while num >= 10:
+            total = 0
+            while num > 0:
+                total += num % 10
+                num //= 10
+            num = total
+        return num
+""",
+    ),
+    (
+        "first-unique-character",
+        "Given a string s, return the index of its first character that occurs only once, or -1 if there is none.",
+        ['Input: s = "leetcode"\nOutput: 0', 'Input: s = "loveleetcode"\nOutput: 2', 'Input: s = "aabb"\nOutput: -1'],
+        """class Solution:
+    def firstUniqChar(self, s: str) -> int:
+        counts = {}
+        for ch in s:
+            counts[ch] = counts.get(ch, 0) + 1
+        for index in range(len(s)):
+            if counts[s[index]] == 1:
+                return index
+        return -1
+""",
+    ),
+]
+
+_MULTIPLE_NAMES = {2: "double", 3: "triple", 4: "quadruple"}
+
+
+def _runner(examples: list[str], code: str):  # type: ignore[no-untyped-def]
+    calls = example_calls(examples, code)
+
+    def run(source: str) -> TestReport:
+        return run_leetcode(source, calls)
+
+    return run
+
+
+def _item(slug: str, description: str, examples: list[str], oracle: str, mutant: Mutant) -> DebugBenchItem:
+    order = len(mutant.operators)
+    minor = _MULTIPLE_NAMES[order] if mutant.category == "multiple" else (mutant.bug_types[0] or "other error")
+    try:
+        major = major_of(minor)
+    except ValueError:
+        major = f"{mutant.category} error"
+    return DebugBenchItem(
+        language="python", minor_type=minor, major_type=major, slug=slug, description=description,
+        examples=examples, oracle_code=oracle, buggy_code=mutant.source, level="easy",
+    )  # fmt: skip
+
+
+def sample_items(seed: int = 0) -> list[DebugBenchItem]:
+    """Verified mutants of every sample problem: single bugs of each category and double bugs."""
+    items: list[DebugBenchItem] = []
+    for slug, description, examples, oracle in PROBLEMS:
+        run = _runner(examples, oracle)
+        for category in ("syntax", "reference", "logic"):
+            for mutant in mutate(oracle, run, categories=[category], order=1, count=2, seed=seed):
+                items.append(_item(slug, description, examples, oracle, mutant))
+        for mutant in mutate(oracle, run, order=2, count=2, seed=seed):
+            items.append(_item(slug, description, examples, oracle, mutant))
+    return items
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0]) if args else Path(__file__).resolve().parents[1] / "samples" / "debugeval"
+    settings = BuildSettings(seed=0, localization_per_type=3, review_per_category=4, repair_extra_tests=6)
+    task124, task3, report = build_from_debugbench(sample_items(), settings)
+    write_build(out, task124, task3, report)
+    print(f"wrote {out}: {report.counts}")
+
+
+if __name__ == "__main__":
+    main()

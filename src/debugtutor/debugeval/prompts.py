@@ -1,0 +1,212 @@
+"""Prompts for the four DebugEval tasks (our own wording, DebugEval's answer formats) and answer extraction.
+
+Answer formats a parser depends on are DebugEval's: ``<Answer>(A)</Answer>`` for the two multiple-choice tasks,
+``Code-A``/``Code-B`` for Code Review and a fenced block opened with three backticks and ``code`` for Code Repair.
+Extraction follows DebugEval's default post-processing: an answer counts only when exactly one option is given.
+"""
+
+from __future__ import annotations
+
+import re
+
+from debugtutor.debugeval.records import DebugEvalRecord
+
+CHOICES = ("(A)", "(B)", "(C)", "(D)")
+
+_LOCALIZATION = """You will see a programming task, a solution to it that contains a bug, and four options. Each \
+option is a piece of code copied from that solution, and exactly one of them is (part of) the code that is wrong. \
+Decide which option holds the bug.
+
+Rules:
+- Give exactly one option.
+- Write your final answer as <Answer>(Option)</Answer>, for instance <Answer>(C)</Answer>.
+{facts}
+Task:
+{task}
+
+Incorrect_Solution:
+{code}
+
+Options:
+{options}
+
+Answer:
+<Answer>"""
+
+_IDENTIFICATION = """You will see a programming task and a {lang} solution to it that contains a bug. Decide which \
+kind of error the solution has:
+(A) Syntax Error: the code breaks the language's grammar (a misspelt or missing token, an unclosed bracket or \
+string, a bad comment mark or indentation).
+(B) Reference Error: the code uses something that does not exist (an undefined variable, function, method or \
+property, an index out of range, a keyword of another language).
+(C) Logical Error: the code runs but computes the wrong result because its logic or algorithm is wrong.
+(D) Multiple Errors: the code has more than one error; if so, answer (D) only.
+
+Rules:
+- Give exactly one option; when several kinds of error are present, give only (D).
+- Write your final answer as <Answer>(Option)</Answer>, for instance <Answer>(B)</Answer>, and nothing else.
+{facts}
+Task:
+{task}
+
+Incorrect_Solution:
+{code}
+
+Options: (A) Syntax Error, (B) Reference Error, (C) Logical Error, (D) Multiple Errors
+
+Answer:
+<Answer>"""
+
+_REVIEW = """Below are a programming task and two {lang} solutions to it, Code-A and Code-B. One of them is correct \
+and the other one has a bug. Point out the buggy one.
+{facts}
+Task:
+{task}
+
+Code-A:
+{code_a}
+
+Code-B:
+{code_b}
+
+Which one is buggy? Reply with Code-A or Code-B on the first line of your response.
+Your response:"""
+
+_REPAIR = """Here is a programming task and a {lang} solution to it that does not work. Fix the solution so that it \
+is correct and runs as {lang}.
+
+Rules:
+- Put the whole fixed solution in one block that starts with ```code on its own line and ends with ```, like:
+```code
+<your fixed solution>
+```
+- Keep the solution's form (its function or class names and signatures); change only what is needed.
+- Output only the fixed solution.
+{facts}
+Task:
+{task}
+
+Incorrect_Solution:
+{code}
+"""
+
+_LANGUAGE_NAMES = {"python": "Python", "cpp": "C++", "java": "Java"}
+
+
+def _facts_block(facts: str | None) -> str:
+    return f"\nWhat running and checking the code showed (use it as evidence):\n{facts.strip()}\n" if facts else ""
+
+
+def localization_prompt(record: DebugEvalRecord, facts: str | None = None) -> str:
+    return _LOCALIZATION.format(
+        task=record.question_content, code=record.buggy_code, options=record.task1_options, facts=_facts_block(facts)
+    )
+
+
+def identification_prompt(record: DebugEvalRecord, facts: str | None = None) -> str:
+    return _IDENTIFICATION.format(
+        lang=_LANGUAGE_NAMES[record.language], task=record.question_content, code=record.buggy_code,
+        facts=_facts_block(facts),
+    )  # fmt: skip
+
+
+def review_prompt(record: DebugEvalRecord, *, reverse: bool, facts: str | None = None) -> str:
+    """Forward order: Code-A is the buggy code (gold A); reverse: Code-B is (gold B)."""
+    code_a, code_b = (record.correct_code, record.buggy_code) if reverse else (record.buggy_code, record.correct_code)
+    return _REVIEW.format(
+        lang=_LANGUAGE_NAMES[record.language], task=record.question_content, code_a=code_a, code_b=code_b,
+        facts=_facts_block(facts),
+    )  # fmt: skip
+
+
+def repair_prompt(record: DebugEvalRecord, facts: str | None = None) -> str:
+    return _REPAIR.format(
+        lang=_LANGUAGE_NAMES[record.language], task=record.question_content, code=record.buggy_code,
+        facts=_facts_block(facts),
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Extraction.
+
+
+def answer_span(response: str) -> str:
+    """The text inside the first ``<Answer>...</Answer>``; a missing tag counts as present at that end."""
+    text = response if "<Answer>" in response else "<Answer>" + response
+    text = text if "</Answer>" in text else text + "</Answer>"
+    start = text.index("<Answer>") + len("<Answer>")
+    end = text.find("</Answer>", start)
+    return text[start : end if end >= 0 else len(text)].replace("\n", " ")
+
+
+def extract_choice(response: str) -> str:
+    """The answer as DebugEval reads it: the tag's content, a bare letter wrapped as ``(X)``."""
+    answer = answer_span(response).strip()
+    if answer in ("A", "B", "C", "D"):
+        return f"({answer})"
+    return answer
+
+
+def single_choice(answer: str) -> str | None:
+    """The one option an extracted answer gives, or None when it gives none or several."""
+    present = [choice for choice in CHOICES if choice in answer]
+    return present[0] if len(present) == 1 else None
+
+
+def choice_correct(response: str, gold: str) -> bool:
+    """DebugEval's rule: the gold option occurs in the answer and it is the only option there."""
+    answer = extract_choice(response)
+    return gold in answer and single_choice(answer) == gold
+
+
+def extract_review(response: str) -> str:
+    """``Code-A``, ``Code-B``, ``don't know`` or the leftover text, following DebugEval's post-processing."""
+    if "<Answer>" in response:
+        answer = answer_span(response).replace("\r", " ")
+        return "don't know" if "Code-A" in answer and "Code-B" in answer else answer.strip()
+    first = response.strip().split("\n", 1)[0]
+    if "the correct" in first.lower():
+        if "B" in first:
+            return "Code-A"
+        if "A" in first:
+            return "Code-B"
+    first = first.split(".", 1)[0]
+    if "Code-A" in first and "Code-B" in first:
+        return "don't know"
+    stripped = first.strip()
+    if stripped in ("A", "B") or re.search(r"\b[AB] is the buggy code", stripped):
+        return f"Code-{stripped[0]}"
+    return stripped
+
+
+def review_label(answer: str) -> str | None:
+    """``A`` or ``B`` when the processed answer names exactly one snippet."""
+    has_a, has_b = "Code-A" in answer, "Code-B" in answer
+    return "A" if has_a and not has_b else "B" if has_b and not has_a else None
+
+
+_FENCES = ("code", "cpp", "java", "python", "Python", "python3")
+
+
+def extract_code(response: str) -> str:
+    """The repaired program: the last ```` ```code ```` block, else a language-tagged one, else the first fence."""
+    for tag in _FENCES:
+        opener = "```" + tag
+        position = response.rfind(opener + "\n")
+        if position < 0:
+            continue
+        body = response[position + len(opener) + 1 :]
+        end = body.find("```")
+        return _clean_code(body if end < 0 else body[:end])
+    if "```" in response:
+        parts = response.split("```")
+        body = parts[1] if len(parts) > 1 else ""
+        body = body.split("\n", 1)[1] if "\n" in body and not body.split("\n", 1)[0].strip().count(" ") else body
+        return _clean_code(body)
+    return _clean_code(response)
+
+
+def _clean_code(code: str) -> str:
+    for label in ("Correct_Solution:", "Corrected_Solution:", "Corrected Solution:"):
+        code = code.replace(label, "")
+    return code.strip("\n").rstrip() + "\n"

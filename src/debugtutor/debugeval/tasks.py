@@ -1,0 +1,113 @@
+"""From records to one runnable evaluation: items per task and language, a solver, the scorer and Table IV.
+
+Items are ``<task>:<question_id>``; Code Review items carry both orders (one item, two prompts). The published
+numbers are DebugEval's Table IV (arXiv 2408.05006 v1, zero-shot), per task and language, put beside ours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from debugtutor.debugeval.records import CHOICE_BY_MAJOR, TASKS, DebugEvalRecord, LanguageName, TaskName
+from debugtutor.debugeval.scoring import score_item, summarize
+from debugtutor.runs import EvalItem, EvalTask, PublishedMetric, Solver
+
+SolverName = Literal["offline", "llm", "grounded"]
+
+# Table IV (Python / C++ / Java per task) for the strongest systems and the paper's NeuDebugger, zero-shot.
+TABLE_IV: dict[str, dict[str, dict[str, float]]] = {
+    "bug-localization": {
+        "python": {"DeepSeek-Coder-V2-0724": 88.8, "DeepSeek-V2-0628": 82.0, "GPT-4o-mini-0718": 84.8},
+    },
+    "bug-identification": {
+        "python": {"DeepSeek-Coder-V2-0724": 58.7, "DeepSeek-V2-0628": 62.0, "GPT-4o-mini-0718": 53.3},
+    },
+    "code-review": {
+        "python": {"DeepSeek-Coder-V2-0724": 87.9, "DeepSeek-V2-0628": 77.4, "GPT-4o-mini-0718": 85.4},
+    },
+    "code-repair": {
+        "python": {"DeepSeek-Coder-V2-0724": 66.7, "DeepSeek-V2-0628": 65.2, "GPT-4o-mini-0718": 65.2},
+    },
+}
+
+
+def gold_of(task: TaskName, record: DebugEvalRecord) -> Any:
+    if task == "bug-localization":
+        return record.task1_answer
+    if task == "bug-identification":
+        return record.task2_choice or CHOICE_BY_MAJOR.get(record.major_error_type, "")
+    if task == "code-review":
+        return {"forward": "Code-A", "reverse": "Code-B"}
+    return None
+
+
+def build_items(
+    records: Iterable[DebugEvalRecord],
+    *,
+    tasks: Sequence[TaskName] = TASKS,
+    languages: Sequence[LanguageName] = ("python", "cpp", "java"),
+    split: Literal["train", "test", "all"] = "all",
+) -> list[EvalItem]:
+    """One item per (task, record) with the record in that task, the language and the split wanted."""
+    items: list[EvalItem] = []
+    seen: set[str] = set()
+    for record in records:
+        if record.language not in languages or (split != "all" and record.split != split):
+            continue
+        for task in tasks:
+            item_id = f"{task}:{record.question_id}"
+            if not record.in_task(task) or item_id in seen:
+                continue
+            seen.add(item_id)
+            items.append(
+                EvalItem(
+                    id=item_id,
+                    input={"task": task, "record": record.model_dump(mode="json")},
+                    target=gold_of(task, record),
+                    metadata={"task": task, "language": record.language},
+                )
+            )
+    items.sort(key=lambda item: (TASKS.index(item.input["task"]), item.id))
+    return items
+
+
+def published_rows(tasks: Sequence[TaskName]) -> dict[str, PublishedMetric]:
+    rows = {}
+    for task in tasks:
+        for language, systems in TABLE_IV.get(task, {}).items():
+            rows[f"{task} {language}"] = PublishedMetric(
+                ours=f"accuracy.{task}.{language}", paper=systems, source="DebugEval Table IV (arXiv 2408.05006v1)"
+            )
+    return rows
+
+
+def make_task(
+    items: list[EvalItem],
+    solver: Solver,
+    *,
+    solver_name: SolverName,
+    tasks: Sequence[TaskName],
+    data: Path | None,
+    model_spec: str | None = None,
+    checksums: dict[str, str] | None = None,
+    config: dict[str, Any] | None = None,
+) -> EvalTask:
+    return EvalTask(
+        name="debugeval",
+        items=items,
+        solver=solver,
+        scorer=score_item,
+        version="1",
+        summarize=summarize,
+        config={
+            "solver": solver_name,
+            "tasks": list(tasks),
+            "data": str(data) if data else "built-in sample",
+            **(config or {}),
+        },
+        dataset_checksums=checksums or {},
+        model_spec=model_spec,
+        published=published_rows(tasks),
+    )

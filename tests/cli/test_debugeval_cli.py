@@ -1,0 +1,127 @@
+"""`debugtutor debugeval build` and `eval`: JSON output, the built-in sample, resumable runs and usage errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from debugtutor.cli.main import main
+
+SOCRATIC = """<problem>
+Write `double(x)` that returns twice `x`.
+</problem>
+<bug_code>
+1. def double(x):
+2.    return x + 2
+</bug_code>
+<unit_tests>
+assert double(2) == 4
+assert double(3) == 6
+</unit_tests>
+"""
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+        raise SystemExit(0)
+    captured = capsys.readouterr()
+    code = exit_info.value.code
+    return (code if isinstance(code, int) else 0), captured.out, captured.err
+
+
+def test_build_socratic_then_eval_offline(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "0_1_double_socratic_dialogue.txt").write_text(SOCRATIC)
+    out = tmp_path / "built"
+    code, stdout, _ = run_cli(
+        ["debugeval", "build", "--source", "socratic", "--data", str(tmp_path / "data"), "--out", str(out), "--json"],
+        capsys,
+    )
+    assert code == 0 and json.loads(stdout)["counts"] == {"code-repair": {"python": 1}}
+    code, stdout, _ = run_cli(
+        ["debugeval", "eval", "--data", str(out), "--task", "code-repair", "--json", "--runs-dir", str(tmp_path / "r")],
+        capsys,
+    )
+    payload = json.loads(stdout)
+    assert code == 0 and payload["accuracy"]["code-repair"]["python"] == 100.0
+    assert payload["pass_at_k"]["python"]["pass@1"] == 100.0
+
+
+def test_eval_on_the_built_in_sample_and_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["debugeval", "eval", "--task", "bug-identification", "--lang", "python", "--runs-dir", str(tmp_path)]
+    code, stdout, _ = run_cli([*args, "--json"], capsys)
+    payload = json.loads(stdout)
+    assert code == 0 and payload["items"]["bug-identification"]["python"] >= 8
+    assert set(payload["identification"]["python"]["per_class_accuracy"]) == {"(A)", "(B)", "(C)", "(D)"}
+    assert any(row["label"] == "bug-identification python" and row["ours"] is not None for row in payload["published"])
+    code, stdout, _ = run_cli([*args, "--resume", payload["run_id"], "--json"], capsys)
+    assert code == 0 and json.loads(stdout)["accuracy"] == payload["accuracy"]
+
+
+def test_human_table_and_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, stdout, _ = run_cli(
+        ["debugeval", "eval", "--task", "code-review", "--lang", "python", "--runs-dir", str(tmp_path)], capsys
+    )
+    assert code == 0 and "code-review" in stdout and "Table IV" in stdout
+    code, _, stderr = run_cli(["debugeval", "eval", "--task", "sorting"], capsys)
+    assert code == 2 and "unknown task" in stderr
+    code, _, stderr = run_cli(["debugeval", "eval", "--solver", "llm"], capsys)
+    assert code == 2 and "--model" in stderr
+    code, _, stderr = run_cli(["debugeval", "build", "--source", "x", "--data", ".", "--out", str(tmp_path)], capsys)
+    assert code == 2
+
+
+def test_llm_solver_with_a_scripted_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"rules": [{"match": "error", "response": "(C)</Answer>"}]}))
+    code, stdout, _ = run_cli(
+        ["debugeval", "eval", "--task", "bug-identification", "--solver", "llm", "--model", f"scripted:{script}",
+         "--json", "--runs-dir", str(tmp_path / "runs")],
+        capsys,
+    )  # fmt: skip
+    payload = json.loads(stdout)
+    distribution = payload["identification"]["python"]["answer_distribution"]
+    assert code == 0 and set(distribution) == {"(C)"}  # a model that always says logic error shows it
+
+
+def test_build_debugbench_from_a_shard(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    oracle = (
+        "class Solution:\n    def f(self, x: int) -> int:\n"
+        "        y = x + 1\n        z = y * 2\n        w = z - 3\n        return w\n"
+    )
+    rows = [
+        {"slug": f"p{i}", "description": "d", "examples": [f"Input: x = {i}\nOutput: {2 * i - 1}"], "constraints": "",
+         "oracle_code": oracle, "buggy_code": oracle.replace("y * 2", "y * 3"), "level": "easy"}
+        for i in range(3)
+    ]  # fmt: skip
+    data = tmp_path / "bench"
+    data.mkdir()
+    (data / "python3_operation error.json").write_text(json.dumps(rows))
+    out = tmp_path / "out"
+    code, stdout, _ = run_cli(
+        [
+            "debugeval",
+            "build",
+            "--source",
+            "debugbench",
+            "--data",
+            str(data),
+            "--out",
+            str(out),
+            "--seed",
+            "1",
+            "--json",
+        ],
+        capsys,
+    )
+    counts = json.loads(stdout)["counts"]
+    assert code == 0 and counts["bug-localization"] == {"python": 3} and counts["code-review"] == {"python": 3}
+    assert counts["code-repair"] == {"python": 3}
+    first = (out / "debugevalsuite_task124.jsonl").read_bytes()
+    run_cli(
+        ["debugeval", "build", "--source", "debugbench", "--data", str(data), "--out", str(out), "--seed", "1"], capsys
+    )
+    assert (out / "debugevalsuite_task124.jsonl").read_bytes() == first
