@@ -68,6 +68,15 @@ def _studentsyn(result: dict[str, Any]) -> str:
     return "discriminative accuracy (pick 1 of 10), type inferred: " + ", ".join(parts) + report
 
 
+def _debugeval(result: dict[str, Any]) -> str:
+    accuracy = result.get("accuracy", {})
+    parts = [f"{task} {scores.get('all', 0):.1f}" for task, scores in accuracy.items() if task != "code-repair"]
+    repair = accuracy.get("code-repair", {}).get("all")
+    if repair is not None:
+        parts.append(f"code-repair pass@1 {repair:.1f}")
+    return "accuracy %: " + ", ".join(parts)
+
+
 def demo_steps(runs_dir: Path, work: Path) -> list[DemoStep]:
     """The demo's commands over the built-in samples."""
     steps = [
@@ -95,6 +104,13 @@ def demo_steps(runs_dir: Path, work: Path) -> list[DemoStep]:
             "StudentSyn: synthesize students' attempts (SymSS, type inferred) on the built-in maze families",
             ["studentsyn", "eval", "--technique", "symss-infer", "--rounds", "2", "--runs-dir", str(runs_dir)],
             _studentsyn,
+        )
+    )
+    steps.append(
+        DemoStep(
+            "DebugEval (offline solver) on the built-in instances of all four tasks",
+            ["debugeval", "eval", "--solver", "offline", "--task", "all", "--runs-dir", str(runs_dir)],
+            _debugeval,
         )
     )
     return steps
