@@ -114,9 +114,7 @@ def _dialogue_span(lines: list[str], path: str) -> tuple[int, int]:
     return opens[0], closes[-1]
 
 
-def _read_code_block(
-    lines: list[str], start: int, end: int, path: str, *, recover: bool = True
-) -> tuple[str, int]:
+def _read_code_block(lines: list[str], start: int, end: int, path: str, *, recover: bool = True) -> tuple[str, int]:
     """The code between ``<code>`` at ``start`` and its ``</code>``; returns the code and the closing line index."""
     for i in range(start + 1, end):
         if lines[i].strip() == "</code>":
