@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from debugtutor.errors import SandboxError
+from debugtutor.errors import InputError, SandboxError
 from debugtutor.sandbox import (
     ExecOutcome,
     JudgeRequest,
@@ -65,6 +65,23 @@ def test_many_programs_in_parallel_each_in_its_own_process(pool: SandboxPool) ->
     assert len(pids) > 1
     assert pool.rss_bytes() > 0
     assert len(pool._all) <= 2
+
+
+def test_map_raises_the_first_failure_in_request_order(pool: SandboxPool) -> None:
+    bad = ProgramRequest(source="print(1)", files={"main.py": "reserved"})
+    with pytest.raises(InputError):
+        pool.map([ProgramRequest(source="print(1)"), bad, ProgramRequest(source="print(2)"), bad])
+    assert pool.map([ProgramRequest(source="print(3)")])[0].stdout == "3\n"
+
+
+def test_cpu_seconds_count_the_servers_and_their_programs(pool: SandboxPool) -> None:
+    assert pool.cpu_seconds() == 0.0  # no server has started yet
+    busy = "total = 0\nfor i in range(3_000_000):\n    total += i\nprint(total)"
+    pool.map([ProgramRequest(source=busy) for _ in range(2)])
+    spent = pool.cpu_seconds()
+    assert spent >= 0.1  # each program alone takes well over 0.05 s of CPU
+    pool.run_program("print(1)")
+    assert pool.cpu_seconds() >= spent
 
 
 def test_isolation_is_recorded(isolation: str, pool: SandboxPool) -> None:

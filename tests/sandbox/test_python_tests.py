@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
-from debugtutor.sandbox import Limits, Status, reference_time_s, run_python_tests
+import json
+from typing import Any
+
+from debugtutor.sandbox import (
+    LeetCodeCall,
+    Limits,
+    SandboxPool,
+    Status,
+    TestReport,
+    reference_time_s,
+    run_leetcode,
+    run_python_tests,
+)
+from debugtutor.sandbox._harness_tests import to_json
+from debugtutor.sandbox._programs import plan_test_line, run_python_tests_with
 
 FIB = """def fibonacci(n):
     if n <= 0:
@@ -112,3 +126,85 @@ def test_reference_time_sets_the_per_test_budget(isolation: str) -> None:
     slow = "import time\ndef f():\n    time.sleep(2)\n    return 1\n"
     report = run_python_tests(slow, ["assert f() == 1"], reference_s=budget_source)
     assert report.tests[0].status is Status.timeout
+
+
+def test_plan_test_line_splits_single_comparisons() -> None:
+    assert plan_test_line("assert f(1) == 2") == {"op": "Eq", "left": "(f(1)\n)", "right": "(2\n)"}
+    assert plan_test_line("assert 3 not in xs")["op"] == "NotIn"  # type: ignore[index]
+    # Anything else runs as a statement: setup lines, bare asserts, chained comparisons, expressions.
+    for line in ("import math", "assert f()", "assert 1 < 2 < 3", "f(2)"):
+        assert plan_test_line(line) == {"op": ""}
+    assert plan_test_line("assert f(") is None  # the harness reports the syntax error itself
+
+
+def test_multi_line_comparison_with_a_comment_reports_both_sides(isolation: str) -> None:
+    code = "def double(n):\n    return 2 * n\n"
+    tests = ["assert (double(2) +  # four\n        1) == 5", "assert double(3) != 6", "assert double(1) is not None"]
+    report = run_python_tests(code, tests)
+    assert [test.status for test in report.tests] == [Status.passed, Status.failed, Status.passed]
+    assert (report.tests[0].actual, report.tests[0].expected) == ("5", "5")
+    assert (report.tests[1].actual, report.tests[1].expected) == ("6", "6")
+
+
+def test_harness_without_host_plans_reports_the_same(isolation: str) -> None:
+    # The harness still parses lines itself when a job carries no plans (its fallback): same outcomes either way.
+    code = "def is_even(n):\n    return n % 2 == 1\n"
+    tests = ["import math", "assert is_even(2) == True", "assert is_even(", "assert math.pi > 3", "assert is_even(3)"]
+    with SandboxPool(workers=1) as pool:
+
+        def without_plans(job: dict[str, Any], budget: float) -> dict[str, Any]:
+            for step in job["steps"]:
+                step["payload"].pop("plans", None)
+            return pool.run_job(job, budget)
+
+        planned = run_python_tests_with(pool.run_job, pool.isolation, code, tests)
+        unplanned = run_python_tests_with(without_plans, pool.isolation, code, tests)
+
+    def summary(report: TestReport) -> list[tuple[object, ...]]:
+        return [(t.status, t.actual, t.expected, t.exception.type if t.exception else None) for t in report.tests]
+
+    assert summary(planned) == summary(unplanned)
+    assert [test.status for test in planned.tests] == [
+        Status.passed,
+        Status.failed,
+        Status.error,
+        Status.passed,
+        Status.passed,
+    ]
+
+
+def test_harness_records_are_the_json_that_json_dumps_writes() -> None:
+    record = {
+        "event": "test",
+        "index": 3,
+        "source": 'assert f("é\\n") == "\\t"',
+        "status": "failed",
+        "actual": "'\u2603 \"quoted\"'",
+        "expected": None,
+        "exception": {"type": "ValueError", "message": "bad \x00 byte", "line": 7},
+        "passed": False,
+        "wall_s": 0.000123,
+        "budget": float("inf"),
+    }
+    assert to_json(record) == json.dumps(record)
+    assert json.loads(to_json(record)) == record
+
+
+def test_setup_runs_after_the_code_so_fixtures_can_use_its_classes() -> None:
+    code = (
+        "class Node:\n    def __init__(self, v, nxt=None):\n        self.v, self.nxt = v, nxt\n\n"
+        "def second(n):\n    return n.nxt.v\n"
+    )
+    report = run_python_tests(code, ["assert second(head) == 2"], setup="head = Node(1, Node(2))")
+    assert report.setup_error is None
+    assert [t.status for t in report.tests] == [Status.passed]
+
+
+def test_leetcode_names_are_in_scope_like_on_leetcode() -> None:
+    code = (
+        "class Solution:\n"
+        "    def f(self, n: int) -> int:\n"
+        "        return ceil(sqrt(n)) + len(ascii_lowercase) + pow(2, 3, 5)\n"
+    )
+    report = run_leetcode(code, [LeetCodeCall(args={"n": 10}, expected=4 + 26 + 3)])
+    assert report.status == Status.passed, report

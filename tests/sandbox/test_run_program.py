@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import os
+from collections.abc import Callable
+
 import pytest
 
 from debugtutor.errors import InputError
-from debugtutor.sandbox import Limits, Status, judge_program, run_program
+from debugtutor.sandbox import Limits, SandboxPool, Status, judge_program, run_program
 
 CPP_DOUBLE = "#include <iostream>\nint main(){ long a; std::cin >> a; std::cout << a * 2 << std::endl; }\n"
 JAVA_DOUBLE = (
@@ -51,6 +55,44 @@ def test_files_are_in_the_work_dir_and_importable(isolation: str) -> None:
     outcome = run_program(harness, files={"helper.py": "VALUE = 42\n", "data/in.txt": "payload"})
     assert outcome.status is Status.passed, outcome.stderr
     assert outcome.stdout.strip() == '{"value": 42, "data": "payload"}'
+
+
+def test_every_run_starts_in_an_empty_work_dir_of_its_own(isolation: str) -> None:
+    # One server (so the same work directory path) for all runs: nothing a run writes reaches the next one.
+    program = (
+        "import json, os\nbefore = sorted(os.listdir('.'))\nos.makedirs('made/deep')\n"
+        "open('made/deep/left.txt', 'w').write('x')\nos.chmod('made', 0)\n"
+        "print(json.dumps([before, os.getcwd() == os.environ['HOME'] == os.environ['TMPDIR']]))\n"
+    )
+    with SandboxPool(workers=1) as pool:
+        outcomes = [pool.run_program(program, files={"given.txt": "y"}) for _ in range(3)]
+    for outcome in outcomes:
+        assert outcome.status is Status.passed, outcome.stderr
+        assert json.loads(outcome.stdout) == [["given.txt", "main.py"], True]
+
+
+def test_empty_stdin_is_at_its_end(isolation: str) -> None:
+    outcome = run_program("import sys\nprint(repr(sys.stdin.read()))\ninput()\n")
+    assert outcome.stdout == "''\n"
+    assert outcome.exception is not None and outcome.exception.type == "EOFError"
+
+
+def test_a_detached_background_process_dies_with_the_run(
+    isolation: str, find_processes: Callable[[str], list[int]]
+) -> None:
+    program = "import subprocess\nsubprocess.Popen(['sleep', '23456.5'], start_new_session=True)\nprint('started')\n"
+    with SandboxPool(workers=1) as pool:
+        first = pool.run_program(program)
+        assert first.status is Status.passed and first.stdout == "started\n"
+        assert find_processes("sleep 23456.5") == []
+        assert pool.run_program("print(1)").stdout == "1\n"
+
+
+def test_only_loopback_network_interface(isolation: str) -> None:
+    if isolation == "rlimits" and os.getuid() != 0:
+        pytest.skip("without root the rlimits fallback cannot give programs a network namespace of their own")
+    outcome = run_program("print([line.split(':')[0].strip() for line in open('/proc/net/dev').readlines()[2:]])")
+    assert outcome.stdout == "['lo']\n"
 
 
 def test_reserved_main_py_is_rejected() -> None:

@@ -126,9 +126,11 @@ def run_python_tests(
 ) -> TestReport:
     """Run assert-style test lines against the module namespace of ``code``: one outcome per test line.
 
-    Each ``assert``/expression line runs in a process of its own with its own budget (``per_test_timeout_s``, else
-    ``limits.wall_s``, else :func:`time_limit_from_reference` of ``reference_s``); other statements (imports, node
-    construction) run in the shared namespace so later lines see them.
+    The lines run in order in one fresh process, each ``assert``/expression line with its own budget
+    (``per_test_timeout_s``, else ``limits.wall_s``, else :func:`time_limit_from_reference` of ``reference_s``);
+    other statements (imports, node construction) run in the shared namespace so later lines see them. A line that
+    overruns its budget in a way its alarm cannot stop, or ends the process, is reported as such, and the lines after
+    it continue in a new process.
     """
     return default_pool().run_python_tests(
         code, tests, limits=limits, per_test_timeout_s=per_test_timeout_s, setup=setup, reference_s=reference_s

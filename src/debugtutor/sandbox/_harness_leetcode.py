@@ -1,9 +1,10 @@
 """The program that calls a LeetCode-style ``class Solution`` method inside the sandbox (stdlib only).
 
-It reads ``debugtutor_job.json``: the ``code``, the ``calls`` (argument name -> value in LeetCode list notation,
-optional expected value), an optional ``method`` name and a ``compare`` mode. Arguments become ``ListNode`` /
-``TreeNode`` values according to the method's type annotations; results are converted back to list notation. Each call
-has its own time budget (shared machinery in ``_dt_harness``, i.e. ``_harness_tests.py``).
+It gets the job from the server (``main(job)``; run as a script it reads ``debugtutor_job.json``): the ``code``, the
+``calls`` (argument name -> value in LeetCode list notation, optional expected value), an optional ``method`` name and
+a ``compare`` mode. Arguments become ``ListNode`` / ``TreeNode`` values according to the method's type annotations;
+results are converted back to list notation. Each call has its own time budget (shared machinery in ``_dt_harness``,
+i.e. ``_harness_tests.py``).
 """
 
 from __future__ import annotations
@@ -16,14 +17,21 @@ from typing import Any
 
 import _dt_harness as harness  # the server imports _harness_tests.py under this name
 
+# What LeetCode's Python 3 environment provides without an import (and what analysis.static assumes is in scope):
+# the modules, their public names, and then the builtins again so that e.g. math.pow does not shadow pow.
 PRELUDE = """
 from typing import *
-import collections, heapq, bisect, functools, itertools, math, string, re
+import collections, heapq, bisect, functools, itertools, math, operator, string, statistics, re, copy, random, sys
 from collections import *
 from heapq import *
 from bisect import *
 from functools import *
 from itertools import *
+from math import *
+from operator import *
+from string import *
+from statistics import *
+from builtins import *
 
 class ListNode:
     def __init__(self, val=0, next=None):
@@ -198,9 +206,9 @@ def describe(method: str, call: dict[str, Any]) -> str:
     return f"Solution().{method}({args})"
 
 
-def main() -> None:
-    with open("debugtutor_job.json", encoding="utf-8") as handle:
-        job = json.load(handle)
+def main(job: dict[str, Any] | None = None) -> None:
+    if job is None:
+        job = harness.read_job_file()
     loaded = harness.load_code(job, PRELUDE)
     if loaded is None:
         return

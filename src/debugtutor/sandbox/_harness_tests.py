@@ -1,7 +1,8 @@
 """The program that runs assert-style unit tests inside the sandbox (stdlib only, run as ``__main__``).
 
-It reads ``debugtutor_job.json`` from the work directory: the student's ``code``, ``setup`` lines, the ``tests`` and a
-per-test time budget (plus, for LeetCode jobs, the calls; see ``_harness_leetcode.py``, which reuses this file).
+The server hands it the job (``main(job)``; run as a script it reads ``debugtutor_job.json`` from the work directory):
+the student's ``code``, ``setup`` lines, the ``tests`` and a per-test time budget (plus, for LeetCode jobs, the calls;
+see ``_harness_leetcode.py``, which reuses this file).
 The code is loaded once; the test lines then run in order in its namespace, as the benchmark's own scripts do (so
 ``import math`` or ``node = ListNode(1)`` lines serve later tests). Each test has its own time budget, enforced by a
 repeating alarm here and, for code an alarm cannot stop, by the host restarting the harness after that test.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib
 import json
 import os
 import signal
@@ -30,8 +32,26 @@ class TestTimeout(BaseException):
     """Raised by the alarm when a statement run in the harness itself exceeds its budget."""
 
 
+def to_json(value: Any) -> str:
+    """JSON for the flat records this harness emits (str, int, float, bool, None, dicts of them).
+
+    ``json.dumps`` would do, but its encoder classes are one more layer every forked child would touch (and copy)
+    for the first time; the string escaping is the same C function it uses.
+    """
+    if isinstance(value, str):
+        return _json_string(value)
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else ("true" if value else "false")
+    if isinstance(value, (int, float)):
+        text = repr(value)
+        return text if text not in ("inf", "-inf", "nan") else json.dumps(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(_json_string(str(key)) + ": " + to_json(item) for key, item in value.items()) + "}"
+    return json.dumps(value)
+
+
 def emit(record: dict[str, Any]) -> None:
-    data = (json.dumps(record) + "\n").encode("utf-8")
+    data = (to_json(record) + "\n").encode("utf-8")
     while data:
         written = os.write(CONTROL_FD, data)
         data = data[written:]
@@ -71,18 +91,26 @@ def status_of(exc: BaseException) -> str:
     return "error"
 
 
-_COMPARE: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Eq: lambda a, b: a == b,
-    ast.NotEq: lambda a, b: a != b,
-    ast.Lt: lambda a, b: a < b,
-    ast.LtE: lambda a, b: a <= b,
-    ast.Gt: lambda a, b: a > b,
-    ast.GtE: lambda a, b: a >= b,
-    ast.Is: lambda a, b: a is b,
-    ast.IsNot: lambda a, b: a is not b,
-    ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b,
+COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {  # keyed by the name of the ast comparison operator
+    "Eq": lambda a, b: a == b,
+    "NotEq": lambda a, b: a != b,
+    "Lt": lambda a, b: a < b,
+    "LtE": lambda a, b: a <= b,
+    "Gt": lambda a, b: a > b,
+    "GtE": lambda a, b: a >= b,
+    "Is": lambda a, b: a is b,
+    "IsNot": lambda a, b: a is not b,
+    "In": lambda a, b: a in b,
+    "NotIn": lambda a, b: a not in b,
 }
+_json_string: Callable[[str], str] = json.encoder.encode_basestring_ascii
+# The raw C function: the ``signal.signal`` wrapper's enum conversions cost a forked child page faults on every run.
+_set_handler: Callable[[int, Any], Any] = importlib.import_module("_signal").signal
+
+
+def compared(left: Any, op: str, right: Any) -> dict[str, Any]:
+    passed = bool(COMPARISONS[op](left, right))
+    return {"status": "passed" if passed else "failed", "actual": safe_repr(left), "expected": safe_repr(right)}
 
 
 def evaluate_statement(tree: ast.Module, namespace: dict[str, Any], code_path: str) -> dict[str, Any]:
@@ -92,11 +120,25 @@ def evaluate_statement(tree: ast.Module, namespace: dict[str, Any], code_path: s
         if isinstance(stmt, ast.Assert) and isinstance(stmt.test, ast.Compare) and len(stmt.test.ops) == 1:
             left = eval(compile(ast.Expression(stmt.test.left), TEST_FILENAME, "eval"), namespace)
             right = eval(compile(ast.Expression(stmt.test.comparators[0]), TEST_FILENAME, "eval"), namespace)
-            passed = bool(_COMPARE[type(stmt.test.ops[0])](left, right))
-            record = {"status": "passed" if passed else "failed", "actual": safe_repr(left)}
-            record["expected"] = safe_repr(right)
-            return record
+            return compared(left, type(stmt.test.ops[0]).__name__, right)
         exec(compile(tree, TEST_FILENAME, "exec"), namespace)
+        return {"status": "passed"}
+    except BaseException as exc:
+        return {"status": status_of(exc), "exception": exception_info(exc, code_path)}
+
+
+def evaluate_planned(source: str, plan: dict[str, str], namespace: dict[str, Any], code_path: str) -> dict[str, Any]:
+    """Like :func:`evaluate_statement`, from the host's analysis of the line (see ``_programs.plan_test_line``).
+
+    ``plan["op"]`` names the comparison of ``assert left <op> right`` (both sides as parenthesised source), or is
+    empty for any other statement. The child then needs no ``ast`` objects of its own.
+    """
+    try:
+        if plan["op"]:
+            left = eval(compile(plan["left"], TEST_FILENAME, "eval"), namespace)
+            right = eval(compile(plan["right"], TEST_FILENAME, "eval"), namespace)
+            return compared(left, plan["op"], right)
+        exec(compile(source, TEST_FILENAME, "exec"), namespace)
         return {"status": "passed"}
     except BaseException as exc:
         return {"status": status_of(exc), "exception": exception_info(exc, code_path)}
@@ -115,8 +157,9 @@ def run_with_alarm(
     def on_alarm(signum: int, frame: Any) -> None:
         raise TestTimeout()
 
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    emit({"event": "start", "index": index, "budget": budget_s})
+    previous = _set_handler(signal.SIGALRM, on_alarm)
+    # ``at`` lets the server, which reads these events only now and then, date the test's deadline correctly.
+    emit({"event": "start", "index": index, "budget": budget_s, "at": time.monotonic()})
     started = time.monotonic()
     signal.setitimer(signal.ITIMER_REAL, budget_s, 0.05)
     try:
@@ -127,23 +170,32 @@ def run_with_alarm(
             record["exception"] = exception_info(exc, code_path)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        _set_handler(signal.SIGALRM, previous)
     record.update({"index": index, "source": source, "wall_s": time.monotonic() - started, "event": "test"})
     return record
 
 
 def load_code(job: dict[str, Any], prelude: str = "") -> tuple[dict[str, Any], str] | None:
-    """Load setup + student code into a fresh module namespace; report a setup error and return None if it fails."""
-    code_path = os.path.abspath(CODE_FILENAME)
-    with open(code_path, "w", encoding="utf-8") as handle:
-        handle.write(job["code"])  # on disk so tracebacks can quote the student's lines
+    """Load the student's code, then the setup lines, into a fresh module namespace; report a setup error and return
+    None if either fails."""
+    # On disk so tracebacks and inspect can quote the student's lines. Plain os calls: every Python-level layer a
+    # forked child runs for the first time costs it copy-on-write page faults (see _server.py).
+    code_path = os.getcwd() + os.sep + CODE_FILENAME
+    fd = os.open(code_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        data = job["code"].encode("utf-8", "surrogateescape")
+        while data:
+            data = data[os.write(fd, data) :]
+    finally:
+        os.close(fd)
     namespace: dict[str, Any] = {"__name__": "solution", "__builtins__": builtins, "__file__": code_path}
     try:
         if prelude:
             exec(compile(prelude, "<prelude>", "exec"), namespace)
-        if job.get("setup"):
-            exec(compile(job["setup"], "<setup>", "exec"), namespace)
         exec(compile(job["code"], code_path, "exec"), namespace)
+        if job.get("setup"):
+            # after the code: test fixtures build objects of the student's classes (head = Node(1), ...)
+            exec(compile(job["setup"], "<setup>", "exec"), namespace)
     except BaseException as exc:
         info = exception_info(exc, code_path)
         emit({"event": "setup_error", "status": status_of(exc), "exception": info})
@@ -151,9 +203,15 @@ def load_code(job: dict[str, Any], prelude: str = "") -> tuple[dict[str, Any], s
     return namespace, code_path
 
 
-def main() -> None:
+def read_job_file() -> dict[str, Any]:
     with open("debugtutor_job.json", encoding="utf-8") as handle:
-        job = json.load(handle)
+        job: dict[str, Any] = json.load(handle)
+    return job
+
+
+def main(job: dict[str, Any] | None = None) -> None:
+    if job is None:
+        job = read_job_file()
     loaded = load_code(job)
     if loaded is None:
         return
@@ -166,18 +224,26 @@ def main() -> None:
         except BaseException:
             continue
     budget = float(job["per_test_s"])
+    plans: list[dict[str, str] | None] = job.get("plans") or []
     for index, source in enumerate(job["tests"], start=int(job.get("start", 0))):
-        try:
-            tree = ast.parse(source, TEST_FILENAME)
-        except SyntaxError as exc:
-            info = {"type": "SyntaxError", "message": str(exc), "line": None}
-            emit(
-                {"event": "test", "index": index, "source": source, "status": "error", "exception": info, "wall_s": 0.0}
-            )
-            continue
+        plan = plans[index] if index < len(plans) else None
+        work: Callable[[], dict[str, Any]]
+        if plan is not None:
 
-        def work(tree: ast.Module = tree) -> dict[str, Any]:
-            return evaluate_statement(tree, namespace, code_path)
+            def work(source: str = source, plan: dict[str, str] = plan) -> dict[str, Any]:
+                return evaluate_planned(source, plan, namespace, code_path)
+
+        else:
+            try:
+                tree = ast.parse(source, TEST_FILENAME)
+            except SyntaxError as exc:
+                info = {"type": "SyntaxError", "message": str(exc), "line": None}
+                record = {"event": "test", "index": index, "source": source, "status": "error", "wall_s": 0.0}
+                emit({**record, "exception": info})
+                continue
+
+            def work(tree: ast.Module = tree) -> dict[str, Any]:
+                return evaluate_statement(tree, namespace, code_path)
 
         emit(run_with_alarm(index, source, budget, work, code_path))
 

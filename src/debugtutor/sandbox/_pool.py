@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import itertools
 import os
 import queue
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
@@ -175,6 +175,12 @@ class SandboxPool:
             servers = list(self._all)
         return sum(server.rss_bytes() for server in servers)
 
+    def cpu_seconds(self) -> float:
+        """CPU time used by the running servers and the programs they ran (a measure for benchmarks)."""
+        with self._lock:
+            servers = list(self._all)
+        return sum(server.cpu_seconds() for server in servers)
+
     def close(self) -> None:
         with self._lock:
             self._closed = True
@@ -226,8 +232,36 @@ class SandboxPool:
             return []
         if self.executor == "ray":
             return _ray_map(list(requests))
-        with ThreadPoolExecutor(max_workers=min(self.workers, len(requests))) as threads:
-            return list(threads.map(self._execute_local, requests))
+        return self._map_local(requests)
+
+    def _map_local(self, requests: Sequence[SandboxRequest]) -> list[SandboxResult]:
+        # One thread per worker, each taking the next request until none is left. (An executor's map costs a future
+        # and a wake-up of the calling thread per request: about a fifth of the host's CPU for a short program.) As
+        # with an executor, every request runs; the first failure in request order is raised afterwards.
+        results: list[SandboxResult | None] = [None] * len(requests)
+        failures: dict[int, BaseException] = {}
+        next_index = itertools.count()  # its next() is atomic, so the threads share it without a lock
+
+        def work() -> None:
+            for index in iter(next_index.__next__, None):
+                if index >= len(requests):
+                    return
+                try:
+                    results[index] = self._execute_local(requests[index])
+                except BaseException as exc:
+                    failures[index] = exc
+
+        threads = [threading.Thread(target=work, daemon=True) for _ in range(min(self.workers, len(requests)))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if failures:
+            raise failures[min(failures)]
+        done = [result for result in results if result is not None]
+        if len(done) != len(requests):
+            raise SandboxError("a sandbox worker thread ended without a result")
+        return done
 
     async def amap(self, requests: Sequence[SandboxRequest]) -> list[SandboxResult]:
         return await asyncio.to_thread(self.map, requests)

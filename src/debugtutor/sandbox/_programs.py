@@ -7,6 +7,8 @@ rules that map raw results to :class:`Status`, so the pool and the Ray executor 
 
 from __future__ import annotations
 
+import ast
+import functools
 import json
 import re
 import signal
@@ -36,7 +38,6 @@ JVM_OVERHEAD_MB = 1024  # address space the JVM reserves beyond its heap (code c
 JVM_THREADS = 32  # the JVM's own threads count against RLIMIT_NPROC
 JAVA_FLAGS = ["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto"]
 JVM_RESERVATIONS = ["-XX:ReservedCodeCacheSize=64m", "-XX:CompressedClassSpaceSize=64m", "-XX:MaxMetaspaceSize=256m"]
-HARNESS_JOB_FILE = "debugtutor_job.json"
 
 
 def _step_limits(limits: Limits) -> dict[str, Any]:
@@ -238,24 +239,47 @@ def judge_program_with(
 def _harness_job(
     harness: str, payload: dict[str, Any], n_tests: int, per_test_s: float, limits: Limits
 ) -> tuple[dict[str, Any], float]:
-    """A job that runs one of our harnesses (``tests`` or ``leetcode``, preloaded by the server) on ``payload``."""
-    files = {HARNESS_JOB_FILE: json.dumps(payload)}
+    """A job that runs one of our harnesses (``tests`` or ``leetcode``, preloaded by the server) on ``payload``.
+
+    The payload travels inside the step: the forked child already holds it, with no file to write and parse.
+    """
     # Loading the code gets limits.wall_s; each test gets its own budget on top (plus reporting slack).
     total = limits.wall_s + n_tests * (per_test_s + 0.25)
     step_limits = {**_step_limits(limits), "wall_s": total, "cpu_s": total}
-    steps = [{**step_limits, "kind": "python", "harness": harness, "filename": "main.py", "stdin": ""}]
-    return {"files": files, "steps": steps}, total
+    step = {**step_limits, "kind": "python", "harness": harness, "payload": payload, "filename": "main.py", "stdin": ""}
+    return {"files": {}, "steps": [step]}, total
 
 
 def _is_test_statement(line: str) -> bool:
     """Assert and expression lines are tests; other statements (imports, assignments) set up later tests."""
-    import ast
-
     try:
         body = ast.parse(line).body
     except SyntaxError:
         return True
     return len(body) == 1 and isinstance(body[0], (ast.Assert, ast.Expr))
+
+
+@functools.lru_cache(maxsize=4096)
+def plan_test_line(line: str) -> dict[str, str] | None:
+    """How the tests harness should run one test line, worked out here once instead of in every sandboxed child.
+
+    ``{"op": "Eq", "left": "(...)", "right": "(...)"}`` for ``assert left == right`` (any single comparison),
+    ``{"op": ""}`` for any other statement, None when the line does not parse (the harness reports it). Test lines
+    repeat across the programs judged on one problem, hence the cache; callers must not modify the result.
+    """
+    try:
+        body = ast.parse(line).body
+    except (SyntaxError, ValueError):  # ValueError: null bytes
+        return None
+    stmt = body[0] if len(body) == 1 else None
+    if isinstance(stmt, ast.Assert) and isinstance(stmt.test, ast.Compare) and len(stmt.test.ops) == 1:
+        left = ast.get_source_segment(line, stmt.test.left)
+        right = ast.get_source_segment(line, stmt.test.comparators[0])
+        if left is None or right is None:
+            return None
+        # Parenthesised (closing on a line of its own, after any comment) so a side spanning lines stays one expression.
+        return {"op": type(stmt.test.ops[0]).__name__, "left": f"({left}\n)", "right": f"({right}\n)"}
+    return {"op": ""}
 
 
 def _run_harness(
@@ -387,8 +411,8 @@ def run_python_tests_with(
     per_test = per_test_timeout_s or limits.wall_s
     if reference_s is not None:
         per_test = time_limit_from_reference(reference_s)
-    payload = {"code": code, "setup": setup, "per_test_s": per_test}
     tests = list(tests)
+    payload = {"code": code, "setup": setup, "per_test_s": per_test, "plans": [plan_test_line(test) for test in tests]}
     return _run_harness(runner, isolation, "tests", payload, "tests", tests, tests, per_test, limits)
 
 

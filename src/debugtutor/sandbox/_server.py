@@ -11,6 +11,16 @@ an empty environment. Python programs run in the forked interpreter itself; C++,
 
 A job is a list of steps (for example: compile, then run) that share one work directory, which is removed afterwards.
 After every step all processes of the run's uid are killed, so nothing a program starts outlives it.
+
+What a run costs, and what keeps it low (measured; see ``bench/sandbox.py``): after a fork every page either process
+writes first is copied, several microseconds each on a VM, and a Python child touches a few hundred; so whatever can
+be prepared before the fork is (the limits, HOME and TMPDIR through a fixed work directory path, the child's stdio
+objects and ``__main__`` module), and after forking the server first waits for the child before it builds its own
+bookkeeping. The server is a child subreaper, so whatever a program leaves behind is reparented to it and one read of
+its own children list tells whether a kill sweep is needed (no /proc scan per run). Harness payloads travel inside
+the job instead of as a file the child must write and parse, and the host splits assert lines into their two sides
+(so the child needs no ``ast`` objects). The control channel is read when the server wakes for another reason or
+every ``CONTROL_POLL_S`` (harness events carry their own timestamps), so a test does not cost a wake-up.
 """
 
 from __future__ import annotations
@@ -20,10 +30,13 @@ import ast  # noqa: F401
 import bisect  # noqa: F401
 import builtins
 import collections  # noqa: F401
+import ctypes
+import fcntl
 import functools  # noqa: F401
+import gc
 import heapq  # noqa: F401
 import inspect  # noqa: F401
-import io  # noqa: F401
+import io
 import itertools  # noqa: F401
 import json
 import math  # noqa: F401
@@ -47,6 +60,15 @@ CONTROL_LIMIT = 64_000_000
 CLONE_NEWNET = 0x40000000
 HARD_GRACE_S = 0.5  # after a test's own alarm should have fired
 HARNESS_MODULES = {"tests": "_dt_harness", "leetcode": "_dt_leetcode"}  # copied next to this script by the host
+BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+CONTROL_POLL_S = 0.05  # how long harness events may wait in the control pipe before the server looks at them
+CONTROL_PIPE_BYTES = 1 << 20  # room for the events written between two looks, so the child never waits on us
+F_SETPIPE_SZ = 1031
+PR_SET_CHILD_SUBREAPER = 36
+REAP_WAIT_S = 2.0  # how long killed leftovers may take to die before the server moves on (they are reaped later)
+KILL_REPEAT_S = 0.05  # between two sweeps over the run's uid while leftovers are still alive
+_libc = ctypes.CDLL(None, use_errno=True)
+CHILDREN_FILE = f"/proc/self/task/{os.getpid()}/children"
 
 
 def _limit(seconds: float) -> int:
@@ -54,12 +76,10 @@ def _limit(seconds: float) -> int:
 
 
 def _try_unshare_net() -> None:
-    # Without bubblewrap a root server can still give each child an empty network namespace.
+    # Without bubblewrap a root server can still move itself, and so every child it forks, into an empty network
+    # namespace of its own (once: a namespace per child costs about as much as the rest of a run).
     try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.unshare(CLONE_NEWNET)
+        _libc.unshare(CLONE_NEWNET)
     except Exception:
         return
 
@@ -67,45 +87,59 @@ def _try_unshare_net() -> None:
 class Server:
     """Reads jobs, runs their steps in forked children, answers with one JSON line per job."""
 
-    def __init__(self, workroot: str, uid: int, unshare_net: bool) -> None:
+    def __init__(self, workroot: str, uid: int) -> None:
         self.workroot = workroot
+        # One path, made anew (empty) for every job and removed after it: jobs on a server run one at a time, and a
+        # fixed path lets HOME and TMPDIR be set once in the server's environment instead of in every child.
+        self.workdir = os.path.join(workroot, "run")
         self.uid = uid  # -1: we are not root and cannot switch users
-        self.unshare_net = unshare_net
-        self.counter = 0
+        self.child_stdio = _prepare_child_stdio()
+        self.child_main = _prepare_child_main(os.path.join(self.workdir, "main.py"))
+        # Held so that a child replacing them in sys does not free them: tearing down objects costs it page faults.
+        self.server_objects = (sys.stdin, sys.stdout, sys.stderr, sys.argv, sys.modules["__main__"])
 
     # ---- child side -------------------------------------------------------------------------------------------
 
-    def _child_setup(self, step: dict[str, Any], workdir: str, stdin_path: str, out_w: int, err_w: int) -> None:
-        os.setsid()
-        stdin_fd = os.open(stdin_path, os.O_RDONLY)
-        os.dup2(stdin_fd, 0)
-        os.dup2(out_w, 1)
-        os.dup2(err_w, 2)
-        os.chdir(workdir)
+    def _rlimits(self, step: dict[str, Any]) -> list[tuple[int, tuple[int, int]]]:
+        """The limits a step's process gets (computed in the server, so the child only applies them)."""
+        limits = []
         memory_mb = step.get("memory_mb")
         if memory_mb:
             as_bytes = int(memory_mb) * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (as_bytes, as_bytes))
+            limits.append((resource.RLIMIT_AS, (as_bytes, as_bytes)))
         cpu = _limit(float(step.get("cpu_s") or step["wall_s"]))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        limits.append((resource.RLIMIT_CPU, (cpu, cpu + 1)))
         file_bytes = int(step["file_bytes"])
-        resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        limits.append((resource.RLIMIT_FSIZE, (file_bytes, file_bytes)))
+        limits.append((resource.RLIMIT_CORE, (0, 0)))
         nproc = int(step["max_processes"])
         if self.uid < 0:
             # Not root: the count is per user, so allow what this user already runs plus the budget.
             nproc += _count_own_processes()
-        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-        if self.unshare_net:
-            _try_unshare_net()
+        limits.append((resource.RLIMIT_NPROC, (nproc, nproc)))
+        return limits
+
+    def _child_setup(
+        self, step: dict[str, Any], limits: list[tuple[int, tuple[int, int]]], stdin_path: str, out_w: int, err_w: int
+    ) -> None:
+        # Every Python-level call a forked child makes for the first time costs it copy-on-write page faults, so
+        # everything that can be prepared in the server is (the limits, the environment, the stdio objects).
+        os.setsid()
+        stdin_fd = os.open(stdin_path, os.O_RDONLY)  # a file of its own, or /dev/null
+        os.dup2(stdin_fd, 0)
+        os.dup2(out_w, 1)
+        os.dup2(err_w, 2)
+        os.chdir(self.workdir)
+        for which, values in limits:
+            resource.setrlimit(which, values)
         if self.uid >= 0:
             os.setgroups([])
             os.setgid(self.uid)
             os.setuid(self.uid)
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8"}
-        env.update(step.get("env") or {})
-        os.environ.clear()
-        os.environ.update(env)
+        # The server's environment is BASE_ENV plus HOME and TMPDIR (this run's work directory, see __init__).
+        extra_env = step.get("env")
+        if extra_env:
+            os.environ.update(extra_env)
 
     def _child_exec(self, step: dict[str, Any]) -> None:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
@@ -118,19 +152,18 @@ class Server:
             os.write(2, (f"cannot run {argv[0]}: {exc}\n").encode())
             os._exit(127)
 
-    def _child_python(self, step: dict[str, Any], workdir: str, control_w: int, code: types.CodeType | None) -> None:
+    def _child_python(self, step: dict[str, Any], control_w: int) -> None:
         os.dup2(control_w, CONTROL_FD)
         os.set_inheritable(CONTROL_FD, False)
         os.closerange(CONTROL_FD + 1, 1 << 16)
-        filename = os.path.join(workdir, str(step.get("filename") or "main.py"))
-        main = types.ModuleType("__main__")
-        main.__dict__.update({"__file__": filename, "__builtins__": builtins, "__cached__": None})
+        filename = self.workdir + os.sep + str(step.get("filename") or "main.py")
+        main = self.child_main  # made by the server and never used there: as fresh as a new one
+        if main.__file__ != filename:
+            main.__file__ = filename
         sys.modules["__main__"] = main
         sys.argv = [filename]
-        sys.path[:0] = [workdir]
-        sys.stdin = open(0, encoding="utf-8", errors="surrogateescape", closefd=False)  # noqa: SIM115
-        sys.stdout = open(1, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
-        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False, buffering=1)  # noqa: SIM115
+        sys.path[:0] = [self.workdir]
+        sys.stdin, sys.stdout, sys.stderr = self.child_stdio  # never used by the server: as fresh as new ones
         # Code that writes to sys.__stdout__ must reach the captured pipe too.
         sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr  # type: ignore[misc]
         sys.setrecursionlimit(1000)
@@ -138,8 +171,12 @@ class Server:
             sys.modules["random"].seed()  # a fork shares the parent's state; each program gets fresh randomness
         exit_code = 0
         try:
-            compiled = code if code is not None else compile(str(step["source"]), filename, "exec")
-            exec(compiled, main.__dict__)
+            harness = step.get("harness")
+            if harness:
+                # Our own harnesses were imported by the server at start-up: the child just calls one on its payload.
+                sys.modules[HARNESS_MODULES[str(harness)]].main(step["payload"])
+            else:
+                exec(compile(str(step["source"]), filename, "exec"), main.__dict__)
         except SystemExit as exc:
             exit_code = _exit_code(exc)
         except BaseException as exc:
@@ -159,42 +196,76 @@ class Server:
 
     # ---- server side ------------------------------------------------------------------------------------------
 
-    def _kill_run(self, pgid: int) -> None:
+    def _end_run(self, pid: int) -> tuple[int, Any]:
+        """Kill the run (``pid`` and everything it started) and reap it: its wait status and rusage."""
+        # The process (a zombie at worst) still holds its pid, so the process group id cannot have been reused yet.
         try:
-            os.killpg(pgid, signal.SIGKILL)
+            os.killpg(pid, signal.SIGKILL)
         except OSError:
             pass
-        if self.uid < 0:
-            return
-        # Anything of the run's uid (daemons that left the process group, double forks) dies too. Inside bubblewrap
-        # /proc lists only this sandbox, so looking first is cheap and usually saves the helper fork.
-        for _ in range(2):
-            if not _uid_has_processes(self.uid, exclude=pgid):
-                return
-            helper = os.fork()
-            if helper == 0:
-                try:
-                    os.setuid(self.uid)
-                    os.kill(-1, signal.SIGKILL)
-                except BaseException:
-                    os._exit(1)
-                os._exit(0)
-            os.waitpid(helper, 0)
+        _, status, rusage = os.wait4(pid, 0)
+        self._kill_leftovers()
+        return status, rusage
 
-    def run_step(self, step: dict[str, Any], workdir: str) -> dict[str, Any]:
-        stdin_path = workdir + ".stdin"
-        with open(stdin_path, "wb") as handle:
-            handle.write(str(step.get("stdin") or "").encode("utf-8"))
+    def _kill_leftovers(self) -> None:
+        # Anything else the run started (daemons that left the process group, double forks) dies too. The server is
+        # a child subreaper and the run's own process is reaped, so every such process is now a child of the server
+        # or below one: if the server has no children, nothing is left, and that costs one read, not a /proc scan.
+        give_up = time.monotonic() + REAP_WAIT_S
+        last_sweep = -KILL_REPEAT_S
+        while True:
+            leftovers = self._leftover_children()
+            now = time.monotonic()
+            if not leftovers or now > give_up:
+                return  # (what is stuck in the kernel is reaped after a later run)
+            if self.uid < 0:
+                _kill_pids(leftovers)  # not root: they are ours, killed by pid (their children come to us as they go)
+            elif now - last_sweep >= KILL_REPEAT_S:
+                last_sweep = now
+                self._kill_uid()  # again later only if something forked past the sweep
+            time.sleep(0.001)
+
+    def _kill_uid(self) -> None:
+        """Kill every process of the run's uid, from a helper that takes on that uid (kill(-1) spares the caller)."""
+        helper = os.fork()
+        if helper == 0:
+            try:
+                os.setuid(self.uid)
+                os.kill(-1, signal.SIGKILL)
+            except BaseException:
+                os._exit(1)
+            os._exit(0)
+        os.waitpid(helper, 0)
+
+    def _leftover_children(self) -> list[int]:
+        """Live children of the server (only a run's leftovers, between runs); dead ones are reaped on the way."""
+        live = []
+        for pid in _children():
+            try:
+                reaped, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                continue
+            if reaped == 0:
+                live.append(pid)
+        return live
+
+    def run_step(self, step: dict[str, Any]) -> dict[str, Any]:
+        stdin_text = str(step.get("stdin") or "")
+        stdin_path = os.devnull
+        if stdin_text:
+            stdin_path = self.workdir + ".stdin"
+            with open(stdin_path, "wb") as handle:
+                handle.write(stdin_text.encode("utf-8"))
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         ctl_r, ctl_w = os.pipe()
+        try:
+            fcntl.fcntl(ctl_w, F_SETPIPE_SZ, CONTROL_PIPE_BYTES)
+        except OSError:
+            pass  # a smaller pipe only means the child may wait for our next look
+        os.set_blocking(ctl_r, False)
         is_python = step["kind"] == "python"
-        code = None
-        if is_python and step.get("harness"):
-            # Our own harnesses are imported by the server at start-up: a child just calls their main().
-            code = compile(
-                "import {} as _h\n_h.main()\n".format(HARNESS_MODULES[str(step["harness"])]), "<harness>", "exec"
-            )
+        limits = self._rlimits(step)
         started = time.monotonic()
         pid = os.fork()
         if pid == 0:
@@ -202,9 +273,9 @@ class Server:
                 os.close(out_r)
                 os.close(err_r)
                 os.close(ctl_r)
-                self._child_setup(step, workdir, stdin_path, out_w, err_w)
+                self._child_setup(step, limits, stdin_path, out_w, err_w)
                 if is_python:
-                    self._child_python(step, workdir, ctl_w, code)
+                    self._child_python(step, ctl_w)
                 else:
                     self._child_exec(step)
             except BaseException as exc:
@@ -212,45 +283,43 @@ class Server:
                     os.write(2, (f"sandbox setup failed: {exc!r}\n").encode())
                 finally:
                     os._exit(126)
-        for fd in (out_w, err_w, ctl_w):
-            os.close(fd)
-        result = self._supervise(step, pid, started, out_r, err_r, ctl_r)
-        os.unlink(stdin_path)
+        result = self._supervise(step, pid, started, (out_r, err_r, ctl_r), (out_w, err_w, ctl_w))
+        if stdin_text:
+            os.unlink(stdin_path)
         return result
 
     def _supervise(
-        self, step: dict[str, Any], pid: int, started: float, out_r: int, err_r: int, ctl_r: int
+        self, step: dict[str, Any], pid: int, started: float, readers: tuple[int, int, int], writers: tuple[int, ...]
     ) -> dict[str, Any]:
-        output_bytes = int(step["output_bytes"])
+        """Collect a running program's output until it ends or a limit ends it; kill what is left and reap it."""
+        pidfd = os.pidfd_open(pid)
+        out_r, err_r, ctl_r = readers
         wall_s = float(step["wall_s"])
+        # While the child lives, every page this process writes is copied (about 5 us each): so wait first, and only
+        # then close our ends of the child's pipes (needed for end-of-file) and build the bookkeeping. Most runs are
+        # over before this wait ends.
+        readable, _, _ = select.select([out_r, err_r, pidfd], [], [], min(wall_s, CONTROL_POLL_S))
+        for fd in writers:
+            os.close(fd)
+        output_bytes = int(step["output_bytes"])
         deadline = started + wall_s
         buffers: dict[int, bytearray] = {out_r: bytearray(), err_r: bytearray(), ctl_r: bytearray()}
         caps = {out_r: output_bytes, err_r: output_bytes, ctl_r: CONTROL_LIMIT}
         truncated = {out_r: False, err_r: False, ctl_r: False}
-        open_fds = [out_r, err_r, ctl_r]
-        pidfd = os.pidfd_open(pid)
+        open_fds = [out_r, err_r]  # the control pipe is read at each wake-up instead (see the module docstring)
+        control_open = True
         timed_out = output_limited = exited = False
         status = 0
         rusage: Any = None
-        # A harness announces each test with its budget on the control channel; a test that outlives it (in code its
-        # own alarm cannot interrupt) ends the run here, and the host continues with the next test.
+        # A harness announces each test with its start time and budget on the control channel; a test that outlives
+        # it (in code its own alarm cannot interrupt) ends the run here, and the host continues with the next test.
         test_deadline: float | None = None
         control_seen = 0
         while True:
-            remaining = min(deadline, test_deadline or deadline) - time.monotonic()
-            if remaining <= 0:
-                timed_out = not exited
-                break
-            watch = open_fds + ([] if exited else [pidfd])
-            if not watch:
-                break
-            readable, _, _ = select.select(watch, [], [], remaining)
             for fd in readable:
                 if fd == pidfd:
-                    # The program is over: whatever it left running dies now, which also closes the pipes. The
-                    # zombie still holds its pid, so the process group id cannot have been reused yet.
-                    self._kill_run(pid)
-                    _, status, rusage = os.wait4(pid, 0)
+                    # The program is over: whatever it left running dies now, which also closes the pipes.
+                    status, rusage = self._end_run(pid)
                     exited = True
                     continue
                 chunk = os.read(fd, READ_CHUNK)
@@ -261,19 +330,28 @@ class Server:
                 if len(chunk) > room:
                     buffers[fd] += chunk[: max(room, 0)]
                     truncated[fd] = True
-                    if fd != ctl_r:
-                        output_limited = True
+                    output_limited = True
                 else:
                     buffers[fd] += chunk
-                if fd == ctl_r:
-                    test_deadline, control_seen = _track_tests(buffers[ctl_r], control_seen, test_deadline)
             if output_limited:
                 break
+            if control_open and not exited:  # (once the program is over, _drain reads the rest)
+                control_open = _read_available(ctl_r, buffers[ctl_r], CONTROL_LIMIT, truncated)
+                test_deadline, control_seen = _track_tests(buffers[ctl_r], control_seen, test_deadline)
+            now = time.monotonic()
+            limit = min(deadline, test_deadline) if test_deadline is not None else deadline
+            if now >= limit:
+                timed_out = not exited
+                break
+            watch = open_fds + ([] if exited else [pidfd])
+            if not watch:
+                break
+            timeout = min(limit - now, CONTROL_POLL_S) if control_open else limit - now
+            readable, _, _ = select.select(watch, [], [], timeout)
         if not exited:
-            self._kill_run(pid)
-            _, status, rusage = os.wait4(pid, 0)
+            status, rusage = self._end_run(pid)
         wall = time.monotonic() - started
-        self._drain(open_fds, buffers, caps, truncated)
+        self._drain(open_fds + ([ctl_r] if control_open else []), buffers, caps, truncated)
         os.close(pidfd)
         for fd in (out_r, err_r, ctl_r):
             os.close(fd)
@@ -308,7 +386,10 @@ class Server:
             if not readable:
                 break
             for fd in readable:
-                chunk = os.read(fd, READ_CHUNK)
+                try:
+                    chunk = os.read(fd, READ_CHUNK)
+                except BlockingIOError:
+                    continue
                 if not chunk:
                     open_fds.remove(fd)
                     continue
@@ -318,36 +399,54 @@ class Server:
                     truncated[fd] = True
 
     def run_job(self, job: dict[str, Any]) -> dict[str, Any]:
-        self.counter += 1
-        workdir = os.path.join(self.workroot, f"run{self.counter}")
-        os.mkdir(workdir, 0o700)
+        workdir = self.workdir
+        try:
+            os.mkdir(workdir, 0o700)
+        except FileExistsError:
+            _remove_tree(workdir)  # what an earlier removal left behind
+            os.mkdir(workdir, 0o700)
         results: list[dict[str, Any]] = []
         try:
-            for name, content in (job.get("files") or {}).items():
-                path = os.path.normpath(os.path.join(workdir, name))
-                if not path.startswith(workdir + os.sep):
-                    raise ValueError(f"file name escapes the work directory: {name!r}")
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                with open(path, "w", encoding="utf-8") as handle:
-                    handle.write(content)
             if self.uid >= 0:
-                for base, dirs, files in os.walk(workdir):
-                    for entry in (
-                        [base] + [os.path.join(base, d) for d in dirs] + [os.path.join(base, f) for f in files]
-                    ):
-                        os.chown(entry, self.uid, self.uid)
+                os.chown(workdir, self.uid, self.uid)
+            for name, content in (job.get("files") or {}).items():
+                self._write_file(workdir, name, content)
             failed = False
             for step in job["steps"]:
                 if failed:
                     results.append({"skipped": True})
                     continue
-                result = self.run_step(step, workdir)
+                result = self.run_step(step)
                 results.append(result)
                 if step.get("stop_on_failure") and (result["returncode"] != 0 or result["timed_out"]):
                     failed = True
         finally:
-            shutil.rmtree(workdir, ignore_errors=True)
+            _remove_tree(workdir)
         return {"id": job.get("id"), "steps": results}
+
+    def _write_file(self, workdir: str, name: str, content: str) -> None:
+        """Write one of the job's files (owned by the run's uid), creating its folders inside ``workdir``."""
+        path = os.path.normpath(os.path.join(workdir, name))
+        if not path.startswith(workdir + os.sep):
+            raise ValueError(f"file name escapes the work directory: {name!r}")
+        folder = workdir
+        for part in os.path.relpath(os.path.dirname(path), workdir).split(os.sep):
+            if part in ("", "."):
+                continue
+            folder = os.path.join(folder, part)
+            if not os.path.isdir(folder):
+                os.mkdir(folder, 0o755)
+                if self.uid >= 0:
+                    os.chown(folder, self.uid, self.uid)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+        try:
+            if self.uid >= 0:
+                os.fchown(fd, self.uid, self.uid)
+            data = content.encode("utf-8")
+            while data:
+                data = data[os.write(fd, data) :]
+        finally:
+            os.close(fd)
 
     def serve(self) -> None:
         inp = sys.stdin.buffer
@@ -366,31 +465,105 @@ class Server:
 
 
 def _track_tests(control: bytearray, seen: int, deadline: float | None) -> tuple[float | None, int]:
-    """Follow harness start/finish events in the control stream; returns the running test's hard deadline."""
+    """Follow harness start/finish events in the control stream; returns the running test's hard deadline.
+
+    A start event carries the child's own ``time.monotonic()`` (the same clock as ours), so reading it late does not
+    move the deadline.
+    """
     end = control.rfind(b"\n")
     if end < seen:
         return deadline, seen
     for line in bytes(control[seen:end]).split(b"\n"):
         if b'"event": "start"' in line:
             try:
-                deadline = time.monotonic() + float(json.loads(line)["budget"]) + HARD_GRACE_S
-            except (ValueError, KeyError, TypeError):
+                event = json.loads(line)
+                at = min(float(event.get("at", time.monotonic())), time.monotonic())
+                deadline = at + float(event["budget"]) + HARD_GRACE_S
+            except (ValueError, KeyError, TypeError, AttributeError):
                 continue
         elif b'"event": "test"' in line:
             deadline = None
     return deadline, end + 1
 
 
-def _uid_has_processes(uid: int, exclude: int) -> bool:
-    """Whether a process of ``uid`` other than ``exclude`` (the run's own zombie, already dead) exists."""
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and int(entry) != exclude:
-            try:
-                if os.stat("/proc/" + entry).st_uid == uid:
-                    return True
-            except OSError:
-                continue
-    return False
+def _read_available(fd: int, buffer: bytearray, cap: int, truncated: dict[int, bool]) -> bool:
+    """Append what a non-blocking pipe holds now (within ``cap``); False once its writers are gone."""
+    while True:
+        try:
+            chunk = os.read(fd, READ_CHUNK)
+        except BlockingIOError:
+            return True
+        if not chunk:
+            return False
+        room = cap - len(buffer)
+        if len(chunk) > room:
+            truncated[fd] = True
+        buffer += chunk[: max(room, 0)]
+
+
+def _prepare_child_stdio() -> tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapper]:
+    """Text streams on descriptors 0, 1 and 2 for the children; the server itself never touches them.
+
+    Each child inherits an untouched copy, which saves it building three io stacks of its own. They are made while
+    0 is /dev/null and 1 and 2 are a pipe, what a child has there (the stdin file is seekable like /dev/null), so the
+    seekability they cache is right.
+    """
+    saved = [os.dup(fd) for fd in (0, 1, 2)]
+    null_fd = os.open(os.devnull, os.O_RDONLY)
+    pipe_r, pipe_w = os.pipe()
+    try:
+        os.dup2(null_fd, 0)
+        os.dup2(pipe_w, 1)
+        os.dup2(pipe_w, 2)
+        stdin = open(0, encoding="utf-8", errors="surrogateescape", closefd=False)  # noqa: SIM115
+        stdout = open(1, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+        stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False, buffering=1)  # noqa: SIM115
+    finally:
+        for fd, original in zip((0, 1, 2), saved):
+            os.dup2(original, fd)
+            os.close(original)
+        for fd in (null_fd, pipe_r, pipe_w):
+            os.close(fd)
+    return stdin, stdout, stderr
+
+
+def _prepare_child_main(filename: str) -> types.ModuleType:
+    """The ``__main__`` module a child runs its program in (each child has its own copy)."""
+    main = types.ModuleType("__main__")
+    main.__dict__.update({"__file__": filename, "__builtins__": builtins, "__cached__": None})
+    return main
+
+
+def _children() -> list[int]:
+    """Pids of this (single-threaded) server's children, zombies included."""
+    fd = os.open(CHILDREN_FILE, os.O_RDONLY)
+    try:
+        data = os.read(fd, 1 << 20)
+    finally:
+        os.close(fd)
+    return [int(pid) for pid in data.split()]
+
+
+def _kill_pids(pids: list[int]) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            continue
+
+
+def _remove_tree(path: str) -> None:
+    """Remove a finished run's work directory (its processes are dead, so nothing changes under us)."""
+    try:
+        with os.scandir(path) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    _remove_tree(entry.path)
+                else:
+                    os.unlink(entry.path)
+        os.rmdir(path)
+    except OSError:
+        shutil.rmtree(path, ignore_errors=True)  # odd modes or names the plain walk could not handle
 
 
 def _count_own_processes() -> int:
@@ -453,7 +626,18 @@ def main(argv: list[str]) -> None:
     os.chmod(workroot, 0o711)
     if os.getuid() == 0 and os.path.ismount("/tmp") and workroot.startswith("/tmp/"):
         os.chmod("/tmp", 0o711)  # inside bubblewrap /tmp is our own tmpfs: children may only use their work dir
-    Server(workroot, uid, unshare_net).serve()
+    # Whatever a run leaves behind is reparented to us rather than to init, so _kill_run can see it cheaply.
+    if _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER) failed")
+    if unshare_net:
+        _try_unshare_net()
+    server = Server(workroot, uid)
+    os.environ.clear()
+    os.environ.update({**BASE_ENV, "HOME": server.workdir, "TMPDIR": server.workdir})
+    # Everything imported so far lives as long as the server: keep the collector off those pages in every child.
+    gc.collect()
+    gc.freeze()
+    server.serve()
 
 
 if __name__ == "__main__":

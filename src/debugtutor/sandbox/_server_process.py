@@ -18,6 +18,8 @@ from debugtutor.sandbox._models import Isolation
 
 START_TIMEOUT_S = 30.0
 REPLY_GRACE_S = 15.0  # on top of the job's own limits: the server enforces those, this only catches a hung server
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 class ServerProcess:
@@ -86,7 +88,11 @@ class ServerProcess:
 
     def rss_bytes(self) -> int:
         """Resident memory of the server and everything under it (bwrap, the Python server, running children)."""
-        return _tree_rss(self.process.pid)
+        return sum(_rss_bytes(pid) for pid in _process_tree(self.process.pid))
+
+    def cpu_seconds(self) -> float:
+        """CPU time used so far by the server's processes and by every program they have reaped."""
+        return sum(_cpu_seconds(pid) for pid in _process_tree(self.process.pid))
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -107,23 +113,37 @@ class ServerProcess:
         shutil.rmtree(self.host_dir, ignore_errors=True)
 
 
-def _tree_rss(root_pid: int) -> int:
-    children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            text = Path(f"/proc/{entry}/status").read_text()
-        except OSError:
-            continue
-        fields = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
-        pid = int(entry)
-        children.setdefault(int(fields.get("PPid", "0").strip() or 0), []).append(pid)
-        rss[pid] = int(fields.get("VmRSS", "0 kB").split()[0]) * 1024 if "VmRSS" in fields else 0
-    total, stack = 0, [root_pid]
+def _process_tree(root_pid: int) -> list[int]:
+    """``root_pid`` and its descendants, found through each thread's children list (not a scan of all of /proc)."""
+    found, stack = [], [root_pid]
     while stack:
         pid = stack.pop()
-        total += rss.get(pid, 0)
-        stack.extend(children.get(pid, []))
-    return total
+        found.append(pid)
+        try:
+            threads = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue  # gone meanwhile
+        for tid in threads:
+            try:
+                stack.extend(int(child) for child in Path(f"/proc/{pid}/task/{tid}/children").read_text().split())
+            except OSError:
+                continue
+    return found
+
+
+def _rss_bytes(pid: int) -> int:
+    try:
+        fields = Path(f"/proc/{pid}/statm").read_text().split()
+    except OSError:
+        return 0
+    return int(fields[1]) * PAGE_BYTES
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    # utime, stime, cutime, cstime: fields 14-17, counted after the parenthesised command name (which may hold spaces)
+    fields = stat.rsplit(")", 1)[1].split()
+    return sum(int(value) for value in fields[11:15]) / CLOCK_TICKS
