@@ -24,7 +24,7 @@ from pathlib import Path
 from debugtutor.console import warn
 from debugtutor.errors import InputError
 from debugtutor.socratic.dialogue import FILE_NAME, SocraticDialogue, format_dialogue_file, read_dialogue_file
-from debugtutor.socratic.sections import strip_line_numbers
+from debugtutor.socratic.sections import recover_numbered_code, strip_line_numbers
 
 _MARKERS = ("User:", "Assistant:", "<alt>", "<code>", "</code>")
 
@@ -259,6 +259,8 @@ def build_examples(
             records = robust_turn_records(d)
         else:
             raise InputError(f"unknown parser {parser!r}", hint="use 'original' or 'robust'")
+        # Code blocks get the same indentation recovery as the dialogue reader gives them (see dialogue.py).
+        unnumber = strip_line_numbers if "indent" in d.bug_desc.lower() else recover_numbered_code
         for index, record in enumerate(records):
             if not record.assistant_text:
                 if parser == "original":
@@ -278,10 +280,8 @@ def build_examples(
                 unit_tests=d.unit_tests,
                 history=records[:index],
                 student_text=record.user_text,
-                student_code=strip_line_numbers(record.code_text) if record.code_text else "",
-                current_code=strip_line_numbers(record.cumulative_code_text)
-                if record.cumulative_code_text
-                else d.bug_code,
+                student_code=unnumber(record.code_text) if record.code_text else "",
+                current_code=unnumber(record.cumulative_code_text) if record.cumulative_code_text else d.bug_code,
                 references=references,
             )
             if dedup:
