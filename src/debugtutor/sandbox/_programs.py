@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from debugtutor.errors import InputError
+from debugtutor.sandbox import _leetcode_cpp, _leetcode_java
 from debugtutor.sandbox._models import (
     ExceptionInfo,
     ExecOutcome,
@@ -429,16 +430,14 @@ def run_leetcode_with(
     per_test_timeout_s: float | None = None,
     reference_s: float | None = None,
 ) -> TestReport:
-    if lang != "python":
-        raise InputError(
-            f"LeetCode method calls are supported for Python only, not {lang!r}",
-            field="lang",
-            hint="judge C++/Java as whole programs with judge_program",
-        )
     limits = limits or Limits()
     per_test = per_test_timeout_s or limits.wall_s
     if reference_s is not None:
         per_test = time_limit_from_reference(reference_s)
+    if lang in ("cpp", "java"):
+        return _run_compiled_leetcode(runner, isolation, code, calls, lang, method, limits, compare, per_test)
+    if lang != "python":
+        raise InputError(f"unknown language {lang!r} (python, cpp or java)", field="lang")
     payload = {"code": code, "method": method, "compare": compare, "per_test_s": per_test}
     items = [call.model_dump(mode="json") for call in calls]
     sources = [_describe_call(method, call) for call in calls]
@@ -448,3 +447,107 @@ def run_leetcode_with(
 def _describe_call(method: str | None, call: LeetCodeCall) -> str:
     args = ", ".join(f"{key}={json.dumps(value)}" for key, value in call.args.items())
     return f"Solution().{method or '<method>'}({args})"
+
+
+def _run_compiled_leetcode(
+    runner: JobRunner,
+    isolation: Isolation,
+    code: str,
+    calls: list[LeetCodeCall],
+    lang: Language,
+    method: str | None,
+    limits: Limits,
+    compare: CompareMode,
+    per_test: float,
+) -> TestReport:
+    """C++/Java calls: one generated program (compiled once) runs every call and prints one marked JSON line each.
+
+    A call slower than ``per_test`` is a timeout; when the program dies, the call it was in gets the run's status
+    and the calls after it are errors (they never ran).
+    """
+    items = [call.model_dump(mode="json") for call in calls]
+    generator = _leetcode_cpp if lang == "cpp" else _leetcode_java
+    source = generator.build_program(code, items, method)
+    # the whole program gets every call's budget plus start-up (the JVM's included)
+    run_limits = limits.model_copy(update={"wall_s": limits.wall_s + len(calls) * (per_test + 0.25), "cpu_s": None})
+    job, budget = build_program_job(source, lang, "", None, run_limits)
+    outcome = outcome_from_reply(runner(job, budget), run_limits, isolation)
+    sources = [_describe_call(method, call) for call in calls]
+    if outcome.status is Status.compile_error:
+        message = outcome.compile_output or "compile error"
+        tests = [TestOutcome(index=i, source=s, status=Status.compile_error) for i, s in enumerate(sources)]
+        return TestReport(
+            status=Status.compile_error,
+            tests=tests,
+            setup_error=ExceptionInfo(type="CompileError", message=message),
+            isolation=isolation,
+            wall_s=outcome.wall_s,
+            stderr=message,
+        )
+    results: dict[int, tuple[float, str]] = {}
+    for line in outcome.stdout.splitlines():
+        if line.startswith(_leetcode_cpp.MARKER + " "):
+            parts = line.split(" ", 3)
+            if len(parts) == 4:
+                results[int(parts[1])] = (float(parts[2]) / 1000.0, parts[3])
+    tests = []
+    for index, (call, text) in enumerate(zip(calls, sources)):
+        if index in results:
+            wall, actual_json = results[index]
+            try:
+                actual = json.loads(actual_json)
+            except ValueError:
+                actual = actual_json
+            status = Status.passed
+            expected = None
+            if wall > per_test:
+                status = Status.timeout
+            elif call.expected is not None:
+                expected = json.dumps(call.expected)
+                status = Status.passed if _leetcode_matches(actual, call.expected, compare) else Status.failed
+            tests.append(
+                TestOutcome(
+                    index=index, source=text, status=status, actual=json.dumps(actual), expected=expected, wall_s=wall
+                )
+            )
+        elif index == len(results):
+            died = outcome.status if outcome.status is not Status.passed else Status.error
+            info = ExceptionInfo(type="Crash", message=(outcome.stderr.strip()[-500:] or f"status {died.value}"))
+            tests.append(TestOutcome(index=index, source=text, status=died, exception=info, wall_s=outcome.wall_s))
+        else:
+            info = ExceptionInfo(type="NotRun", message="an earlier call ended the program")
+            tests.append(TestOutcome(index=index, source=text, status=Status.error, exception=info))
+    status = Status.passed if all(t.status is Status.passed for t in tests) else _worst(tests)
+    return TestReport(
+        status=status,
+        tests=tests,
+        isolation=isolation,
+        wall_s=outcome.wall_s,
+        stdout=outcome.stdout,
+        stderr=outcome.stderr,
+    )
+
+
+def _leetcode_matches(actual: Any, expected: Any, mode: CompareMode) -> bool:
+    """The Python harness's comparison rules: exact, unordered (two list levels), or floats within 1e-5."""
+    if mode == "unordered":
+        return bool(_canonical(actual, 2) == _canonical(expected, 2))
+    if mode == "float":
+        return _close(actual, expected)
+    return bool(actual == expected)
+
+
+def _canonical(value: Any, depth: int) -> Any:
+    if isinstance(value, list) and depth > 0:
+        return sorted((_canonical(item, depth - 1) for item in value), key=json.dumps)
+    return value
+
+
+def _close(actual: Any, expected: Any, tol: float = 1e-5) -> bool:
+    if isinstance(actual, bool) or isinstance(expected, bool):
+        return bool(actual == expected)
+    if isinstance(actual, (int, float)) and isinstance(expected, (int, float)):
+        return abs(actual - expected) <= tol * max(1.0, abs(expected))
+    if isinstance(actual, list) and isinstance(expected, list):
+        return len(actual) == len(expected) and all(_close(a, e, tol) for a, e in zip(actual, expected))
+    return bool(actual == expected)

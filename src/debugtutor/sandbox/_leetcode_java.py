@@ -1,0 +1,332 @@
+"""The Java program that calls a LeetCode ``class Solution`` method: one ``main`` for all calls, results as JSON lines.
+
+The counterpart of ``_leetcode_cpp.py``: a regex over the class body finds the method, its parameter types map to
+the same :class:`ValueType` tree, arguments become Java literals, and each result is printed after the shared marker.
+The user's imports move to the top of the file (Java requires it) and a ``public class Solution`` loses ``public`` so
+the harness class can be the file's public class.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from debugtutor.errors import InputError
+from debugtutor.sandbox._leetcode_cpp import CppMethod, ValueType, split_top_level
+
+MAIN_CLASS = "DebugtutorMain"
+
+_SCALARS = {
+    "int": "int",
+    "Integer": "int",
+    "long": "long",
+    "Long": "long",
+    "double": "double",
+    "Double": "double",
+    "float": "float",
+    "boolean": "bool",
+    "Boolean": "bool",
+    "String": "string",
+    "char": "char",
+    "Character": "char",
+}
+_BOXED = {
+    "int": "Integer",
+    "long": "Long",
+    "double": "Double",
+    "float": "Float",
+    "bool": "Boolean",
+    "char": "Character",
+}
+_PRIMITIVE = {"int": "int", "long": "long", "double": "double", "float": "float", "bool": "boolean", "char": "char"}
+
+_METHOD = re.compile(
+    r"(?:(?:public|private|protected|static|final|synchronized)\s+)*([A-Za-z_][\w<>\[\],\s?]*?)\s+([A-Za-z_]\w*)"
+    r"\s*\(([^()]*)\)\s*(?:throws\s+[\w.,\s]+)?\{"
+)
+_NOT_TYPES = {"return", "else", "new", "if", "while", "for", "switch", "catch"}
+
+
+def solution_methods(code: str) -> list[CppMethod]:
+    """The methods declared in ``class Solution`` (helpers included), in order."""
+    start = re.search(r"\bclass\s+Solution\b[^{]*\{", code)
+    if start is None:
+        return []
+    methods = []
+    for match in _METHOD.finditer(code[start.end() :]):
+        returns, name = " ".join(match.group(1).split()), match.group(2)
+        if name in _NOT_TYPES or returns.split()[-1] in _NOT_TYPES or name == "Solution":
+            continue
+        params = []
+        for piece in split_top_level(match.group(3)):
+            found = re.fullmatch(r"\s*(?:final\s+)?(.*?)\s*([A-Za-z_]\w*)\s*", piece, re.S)
+            if found is None:
+                break
+            params.append((" ".join(found.group(1).split()), found.group(2)))
+        else:
+            methods.append(CppMethod(name=name, returns=returns, parameters=params))
+    return methods
+
+
+def parse_type(text: str) -> ValueType | None:
+    """The type tree of a Java type, or None when it is not supported."""
+    text = re.sub(r"\s+", "", text)
+    if text in _SCALARS:
+        return ValueType(_SCALARS[text])
+    if text == "void":
+        return ValueType("void")
+    if text == "ListNode":
+        return ValueType("list")
+    if text == "TreeNode":
+        return ValueType("tree")
+    if text.endswith("[]"):
+        item = parse_type(text[:-2])
+        if item is not None and item.kind in ("int", "long", "double", "bool", "string", "char", "array"):
+            return ValueType("array", item)
+        return None
+    inner = re.fullmatch(r"(?:List|ArrayList)<(.*)>", text)
+    if inner:
+        item = parse_type(inner.group(1))
+        if item is not None and item.kind in ("int", "long", "double", "bool", "string", "char", "vector"):
+            return ValueType("vector", item)
+    return None
+
+
+def java_type(vtype: ValueType, boxed: bool = False) -> str:
+    if vtype.kind == "array" and vtype.item is not None:
+        return java_type(vtype.item) + "[]"
+    if vtype.kind == "vector" and vtype.item is not None:
+        return f"List<{java_type(vtype.item, boxed=True)}>"
+    if vtype.kind in ("list", "tree"):
+        return {"list": "ListNode", "tree": "TreeNode"}[vtype.kind]
+    if vtype.kind == "string":
+        return "String"
+    return _BOXED[vtype.kind] if boxed else _PRIMITIVE[vtype.kind]
+
+
+def _literal(value: Any, vtype: ValueType) -> str:
+    """A Java expression of type ``vtype`` for a JSON value; ValueError when the value does not fit."""
+    kind = vtype.kind
+    if kind in ("int", "long"):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{value!r} is not an integer")
+        if kind == "int" and not -(2**31) <= value < 2**31:
+            raise ValueError(f"{value} does not fit an int")
+        return f"{value}L" if kind == "long" else str(value)
+    if kind in ("double", "float"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ValueError(f"{value!r} is not a number")
+        return repr(float(value)) + ("f" if kind == "float" else "")
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise ValueError(f"{value!r} is not a bool")
+        return "true" if value else "false"
+    if kind == "string":
+        if not isinstance(value, str):
+            raise ValueError(f"{value!r} is not a string")
+        return json.dumps(value, ensure_ascii=True)  # JSON's escapes are valid in a Java string literal
+    if kind == "char":
+        if not isinstance(value, str) or len(value) != 1:
+            raise ValueError(f"{value!r} is not one character")
+        return f"(char){ord(value)}"
+    if kind in ("array", "vector") and vtype.item is not None:
+        if not isinstance(value, list):
+            raise ValueError(f"{value!r} is not a list")
+        items = ", ".join(_literal(item, vtype.item) for item in value)
+        if kind == "array":
+            return f"new {java_type(vtype)}{{{items}}}"
+        return f"{MAIN_CLASS}.<{java_type(vtype.item, boxed=True)}>dtList({items})"
+    if kind in ("list", "tree"):
+        if not isinstance(value, list):
+            raise ValueError(f"{value!r} is not a list")
+        if kind == "list" and None in value:
+            raise ValueError("a linked list cannot hold null")
+        items = ", ".join("null" if item is None else _literal(item, ValueType("int")) for item in value)
+        return f"dtList{kind.title()}(new Integer[]{{{items}}})"
+    raise ValueError(f"unsupported type {kind}")
+
+
+PRELUDE = """import java.util.*;
+import java.util.function.*;
+import java.util.stream.*;
+import java.math.*;
+"""
+
+NODES = """
+class ListNode {
+    int val;
+    ListNode next;
+    ListNode() {}
+    ListNode(int val) { this.val = val; }
+    ListNode(int val, ListNode next) { this.val = val; this.next = next; }
+}
+
+class TreeNode {
+    int val;
+    TreeNode left;
+    TreeNode right;
+    TreeNode() {}
+    TreeNode(int val) { this.val = val; }
+    TreeNode(int val, TreeNode left, TreeNode right) { this.val = val; this.left = left; this.right = right; }
+}
+"""
+
+RUNTIME = """
+    static final int NODE_LIMIT = 100000;  // a cyclic list or tree from buggy code must not print forever
+
+    @SafeVarargs
+    static <T> List<T> dtList(T... items) { return new ArrayList<>(Arrays.asList(items)); }
+
+    static ListNode dtListList(Integer[] values) {
+        ListNode head = null;
+        for (int i = values.length - 1; i >= 0; i--) head = new ListNode(values[i], head);
+        return head;
+    }
+
+    static TreeNode dtListTree(Integer[] values) {
+        if (values.length == 0 || values[0] == null) return null;
+        TreeNode root = new TreeNode(values[0]);
+        ArrayDeque<TreeNode> queue = new ArrayDeque<>();
+        queue.add(root);
+        int position = 1;
+        while (!queue.isEmpty() && position < values.length) {
+            TreeNode node = queue.poll();
+            if (position < values.length && values[position] != null)
+                queue.add(node.left = new TreeNode(values[position]));
+            position++;
+            if (position < values.length && values[position] != null)
+                queue.add(node.right = new TreeNode(values[position]));
+            position++;
+        }
+        return root;
+    }
+
+    static String str(String v) {
+        StringBuilder out = new StringBuilder("\\"");
+        for (char c : v.toCharArray()) {
+            if (c == '"' || c == '\\\\') out.append('\\\\').append(c);
+            else if (c < 32 || c > 126) out.append(String.format("\\\\u%04x", (int) c));
+            else out.append(c);
+        }
+        return out.append('"').toString();
+    }
+
+    static String json(Object v) {
+        if (v == null) return "null";
+        if (v instanceof String) return str((String) v);
+        if (v instanceof Character) return str(String.valueOf(v));
+        if (v instanceof Double || v instanceof Float) {
+            double d = ((Number) v).doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) return str(Double.isNaN(d) ? "nan" : d > 0 ? "inf" : "-inf");
+            return Double.toString(d);
+        }
+        if (v instanceof Number || v instanceof Boolean) return String.valueOf(v);
+        StringBuilder out = new StringBuilder("[");
+        if (v instanceof ListNode) {
+            int n = 0;
+            for (ListNode node = (ListNode) v; node != null && n < NODE_LIMIT; node = node.next, n++)
+                out.append(n > 0 ? "," : "").append(node.val);
+            return out.append("]").toString();
+        }
+        if (v instanceof TreeNode) {
+            List<String> items = new ArrayList<>();
+            ArrayDeque<TreeNode> queue = new ArrayDeque<>();
+            List<TreeNode> order = new ArrayList<>();
+            order.add((TreeNode) v);
+            for (int i = 0; i < order.size() && items.size() < NODE_LIMIT; i++) {
+                TreeNode node = order.get(i);
+                if (node == null) { items.add("null"); continue; }
+                items.add(String.valueOf(node.val));
+                order.add(node.left);
+                order.add(node.right);
+            }
+            while (!items.isEmpty() && items.get(items.size() - 1).equals("null")) items.remove(items.size() - 1);
+            return "[" + String.join(",", items) + "]";
+        }
+        List<Object> items = new ArrayList<>();
+        if (v instanceof Collection) items.addAll((Collection<?>) v);
+        else if (v.getClass().isArray()) {
+            int length = java.lang.reflect.Array.getLength(v);
+            for (int i = 0; i < length; i++) items.add(java.lang.reflect.Array.get(v, i));
+        } else return str(String.valueOf(v));
+        for (int i = 0; i < items.size(); i++) out.append(i > 0 ? "," : "").append(json(items.get(i)));
+        return out.append("]").toString();
+    }
+
+    static void emit(int index, long started, Object value) {
+        double ms = (System.nanoTime() - started) / 1e6;
+        System.out.println();
+        System.out.println("@@debugtutor-call@@ " + index + " " + ms + " " + json(value));
+        System.out.flush();
+    }
+"""
+
+
+def pick_method(code: str, method: str | None) -> CppMethod:
+    """The method to call: the one named ``method``, else the last one declared."""
+    methods = solution_methods(code)
+    if method:
+        for found in methods:
+            if found.name == method:
+                return found
+        raise InputError(f"cannot call {method}: class Solution has no method {method!r}", field="method")
+    if not methods:
+        raise InputError("cannot call the solution: no method found in class Solution", field="method")
+    return methods[-1]
+
+
+def build_program(code: str, calls: list[dict[str, Any]], method: str | None, start: int = 0) -> str:
+    """The whole Java source (public class :data:`MAIN_CLASS`) calling ``method`` once per call."""
+    chosen = pick_method(code, method)
+    types = []
+    for type_text, name in chosen.parameters:
+        parsed = parse_type(type_text)
+        if parsed is None or parsed.kind == "void":
+            raise InputError(f"cannot call {chosen.name}: unsupported parameter type {type_text}", field="method")
+        types.append((parsed, name))
+    returns = parse_type(chosen.returns)
+    if returns is None:
+        raise InputError(f"cannot call {chosen.name}: unsupported return type {chosen.returns}", field="method")
+    if returns.kind == "void" and not types:
+        raise InputError(f"cannot call {chosen.name}: it returns nothing and takes nothing", field="method")
+    blocks = []
+    for index, call in enumerate(calls, start=start):
+        args = call["args"]
+        if len(args) != len(types):
+            raise InputError(f"cannot call {chosen.name}: call {index} has {len(args)} arguments", field="calls")
+        values = [args[name] for _, name in types] if set(args) == {n for _, n in types} else list(args.values())
+        lines = [f"        {{  // call {index}"]
+        for position, ((vtype, _), value) in enumerate(zip(types, values)):
+            try:
+                literal = _literal(value, vtype)
+            except ValueError as exc:
+                raise InputError(
+                    f"cannot call {chosen.name}: argument {position} {json.dumps(value)[:60]} does not fit "
+                    f"{java_type(vtype)} ({exc})",
+                    field="calls",
+                ) from exc
+            lines.append(f"            {java_type(vtype)} arg{position} = {literal};")
+        arguments = ", ".join(f"arg{position}" for position in range(len(types)))
+        lines.append("            Solution solution = new Solution();")
+        lines.append("            long started = System.nanoTime();")
+        if returns.kind == "void":
+            lines.append(f"            solution.{chosen.name}({arguments});")
+            lines.append(f"            emit({index}, started, arg0);")
+        else:
+            lines.append(f"            Object result = solution.{chosen.name}({arguments});")
+            if returns.kind in ("list", "tree"):
+                # an empty list or tree is null in Java and [] in LeetCode notation
+                lines.append("            if (result == null) result = new ArrayList<Object>();")
+            lines.append(f"            emit({index}, started, result);")
+        lines.append("        }")
+        blocks.append("\n".join(lines))
+    imports = [line for line in code.splitlines() if re.match(r"\s*import\s+[\w.*]+\s*;\s*$", line)]
+    body = "\n".join("" if line in imports else line for line in code.splitlines())
+    body = re.sub(r"\bpublic\s+(?=(?:final\s+)?class\s+Solution\b)", "", body)
+    main = (
+        f"public class {MAIN_CLASS} {{\n{RUNTIME}\n"
+        "    public static void main(String[] args) {\n" + "\n".join(blocks) + "\n    }\n}\n"
+    )
+    return PRELUDE + "\n".join(imports) + "\n" + NODES + "\n" + body + "\n\n" + main

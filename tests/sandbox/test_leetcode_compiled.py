@@ -1,0 +1,100 @@
+"""C++ and Java ``class Solution`` calls: generated programs, argument/result conversion, compile and type errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from debugtutor.errors import InputError
+from debugtutor.sandbox import LeetCodeCall, Limits, Status, run_leetcode
+
+# a small heap: JVMs started side by side under -n 2 otherwise fail to reserve native memory on small machines
+SMALL = Limits(memory_mb=256)
+
+CPP = {
+    "total": "class Solution {\npublic:\n    long long total(vector<int>& nums) {\n"
+    "        long long s = 0; for (int x : nums) s += x; return s;\n    }\n};\n",
+    "flip": "class Solution {\npublic:\n    string flip(string s) { reverse(s.begin(), s.end()); return s; }\n};\n",
+    "reverseList": "class Solution {\npublic:\n    ListNode* reverseList(ListNode* head) {\n"
+    "        ListNode* prev = nullptr;\n        while (head) { ListNode* n = head->next; head->next = prev;"
+    " prev = head; head = n; }\n        return prev;\n    }\n};\n",
+    "maxDepth": "class Solution {\npublic:\n    int maxDepth(TreeNode* root) {\n"
+    "        return root ? 1 + max(maxDepth(root->left), maxDepth(root->right)) : 0;\n    }\n};\n",
+    "transpose": "class Solution {\npublic:\n    vector<vector<int>> transpose(vector<vector<int>>& g) {\n"
+    "        vector<vector<int>> t(g[0].size(), vector<int>(g.size()));\n"
+    "        for (size_t i = 0; i < g.size(); i++) for (size_t j = 0; j < g[0].size(); j++) t[j][i] = g[i][j];\n"
+    "        return t;\n    }\n};\n",
+}
+JAVA = {
+    "total": "class Solution {\n    public long total(int[] nums) {\n"
+    "        long s = 0; for (int x : nums) s += x; return s;\n    }\n}\n",
+    "flip": "class Solution {\n    public String flip(String s) {\n"
+    "        return new StringBuilder(s).reverse().toString();\n    }\n}\n",
+    "reverseList": "class Solution {\n    public ListNode reverseList(ListNode head) {\n        ListNode prev = null;\n"
+    "        while (head != null) { ListNode n = head.next; head.next = prev; prev = head; head = n; }\n"
+    "        return prev;\n    }\n}\n",
+    "maxDepth": "class Solution {\n    public int maxDepth(TreeNode root) {\n"
+    "        return root == null ? 0 : 1 + Math.max(maxDepth(root.left), maxDepth(root.right));\n    }\n}\n",
+    "transpose": "import java.util.*;\npublic class Solution {\n"
+    "    public List<List<Integer>> transpose(int[][] g) {\n        List<List<Integer>> t = new ArrayList<>();\n"
+    "        for (int j = 0; j < g[0].length; j++) { List<Integer> row = new ArrayList<>();"
+    " for (int[] r : g) row.add(r[j]); t.add(row); }\n        return t;\n    }\n}\n",
+}
+CALLS = {
+    "total": [({"nums": [1, 2, 3]}, 6), ({"nums": []}, 0), ({"nums": [2000000000, 2000000000]}, 4000000000)],
+    "flip": [({"s": "abc"}, "cba"), ({"s": 'a"b\\'}, '\\b"a')],
+    "reverseList": [({"head": [1, 2, 3]}, [3, 2, 1]), ({"head": []}, [])],
+    "maxDepth": [({"root": [3, 9, 20, None, None, 15, 7]}, 3), ({"root": []}, 0)],
+    "transpose": [({"g": [[1, 2, 3], [4, 5, 6]]}, [[1, 4], [2, 5], [3, 6]])],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["cpp", "java"])
+@pytest.mark.parametrize("method", sorted(CALLS))
+def test_calls_convert_arguments_and_results(lang: str, method: str) -> None:
+    code = (CPP if lang == "cpp" else JAVA)[method]
+    calls = [LeetCodeCall(args=args, expected=expected) for args, expected in CALLS[method]]
+    report = run_leetcode(code, calls, lang=lang, method=method, limits=SMALL)  # type: ignore[arg-type]
+    assert [t.status for t in report.tests] == [Status.passed] * len(calls), report
+    assert report.status is Status.passed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["cpp", "java"])
+def test_wrong_answer_fails_and_oracle_mode_records_actual(lang: str) -> None:
+    code = (CPP if lang == "cpp" else JAVA)["total"]
+    calls = [LeetCodeCall(args={"nums": [1, 2]}, expected=4), LeetCodeCall(args={"nums": [5]})]
+    report = run_leetcode(code, calls, lang=lang, method="total", limits=SMALL)  # type: ignore[arg-type]
+    assert [t.status for t in report.tests] == [Status.failed, Status.passed]
+    assert report.tests[0].actual == "3" and report.tests[1].actual == "5"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["cpp", "java"])
+def test_compile_error_is_reported_with_the_compiler_message(lang: str) -> None:
+    code = (CPP if lang == "cpp" else JAVA)["total"].replace("s += x;", "s += y;")
+    report = run_leetcode(code, [LeetCodeCall(args={"nums": [1]}, expected=1)], lang=lang, limits=SMALL)  # type: ignore[arg-type]
+    assert report.status is Status.compile_error
+    assert report.tests[0].status is Status.compile_error
+    assert report.setup_error is not None and "y" in report.setup_error.message
+
+
+@pytest.mark.slow
+def test_crash_marks_the_call_and_the_rest_not_run() -> None:
+    code = "class Solution {\npublic:\n    int pick(vector<int>& v, int i) { if (i < 0) abort(); return v[i]; }\n};\n"
+    calls = [LeetCodeCall(args={"v": [7], "i": i}) for i in (0, -1, 0)]
+    report = run_leetcode(code, calls, lang="cpp", method="pick")
+    assert [t.status for t in report.tests] == [Status.passed, Status.error, Status.error]
+    assert report.tests[2].exception is not None and report.tests[2].exception.type == "NotRun"
+
+
+@pytest.mark.parametrize(
+    ("lang", "code"),
+    [
+        ("cpp", "class Solution {\npublic:\n    int size(unordered_map<int, int>& m) { return m.size(); }\n};\n"),
+        ("java", "class Solution {\n    public int size(Map<Integer, Integer> m) { return m.size(); }\n}\n"),
+    ],
+)
+def test_unsupported_signature_is_an_input_error(lang: str, code: str) -> None:
+    with pytest.raises(InputError, match="cannot call size: unsupported parameter type"):
+        run_leetcode(code, [LeetCodeCall(args={"m": {}})], lang=lang, method="size")  # type: ignore[arg-type]
