@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from debugtutor.analysis.leetcode import MethodSignature, entry_method
-from debugtutor.sandbox import LeetCodeCall, Limits, Status, run_leetcode
+from debugtutor.sandbox import Language, LeetCodeCall, Limits, Status, run_leetcode
 
 _NAME_VALUE = re.compile(r"\s*([A-Za-z_]\w*)\s*=\s*(.*)", re.S)
 
@@ -219,14 +219,19 @@ def perturb_calls(calls: list[LeetCodeCall], *, count: int, seed: int = 0) -> li
 
 
 def oracle_outputs(
-    oracle_code: str, calls: list[LeetCodeCall], *, limits: Limits | None = None, method: str | None = None
+    oracle_code: str,
+    calls: list[LeetCodeCall],
+    *,
+    limits: Limits | None = None,
+    method: str | None = None,
+    lang: Language = "python",
 ) -> list[LeetCodeCall]:
     """``calls`` with ``expected`` set to the oracle's output, keeping only calls on which two runs agree."""
     if not calls:
         return []
     unset = [LeetCodeCall(args=c.args) for c in calls]
-    first = run_leetcode(oracle_code, unset, method=method, limits=limits)
-    second = run_leetcode(oracle_code, unset, method=method, limits=limits)
+    first = run_leetcode(oracle_code, unset, method=method, limits=limits, lang=lang)
+    second = run_leetcode(oracle_code, unset, method=method, limits=limits, lang=lang)
     kept: list[LeetCodeCall] = []
     for call, a, b in zip(calls, first.tests, second.tests):
         if a.status != Status.passed or b.status != Status.passed or a.actual is None or a.actual != b.actual:

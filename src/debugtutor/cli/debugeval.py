@@ -34,12 +34,23 @@ def build_command(
     train_fraction: Annotated[
         float, typer.Option("--train-fraction", min=0.0, max=1.0, help="Share of problems (by slug) marked train.")
     ] = 0.0,
+    repair_languages: Annotated[
+        str,
+        typer.Option(
+            "--repair-languages",
+            help="Languages that get Code Repair instances (comma-separated; C++/Java compile every test run).",
+        ),
+    ] = "python",
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Write DebugEval record files (debugevalsuite_task124.jsonl, debugevalsuite_task3.jsonl) built from a dataset."""
     from debugtutor.debugeval.build import BuildReport, BuildSettings, build_from_debugbench, split_of, write_build
 
-    settings = BuildSettings(seed=seed, train_fraction=train_fraction)
+    languages = tuple(part.strip() for part in repair_languages.split(",") if part.strip())
+    unknown = [lang for lang in languages if lang not in ("python", "cpp", "java")]
+    if unknown:
+        raise InputError(f"unknown language(s) {unknown}", field="--repair-languages", hint="python, cpp or java")
+    settings = BuildSettings(seed=seed, train_fraction=train_fraction, repair_languages=languages)  # type: ignore[arg-type]
     if source == "debugbench":
         from debugtutor.debugeval.debugbench import load_debugbench
 

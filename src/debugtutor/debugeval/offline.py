@@ -614,7 +614,10 @@ class OfflineSolver:
         return {"forward": {"responses": [f"Code-{side}"]}, "reverse": {"responses": [f"Code-{other}"]}}
 
     async def repair(self, record: DebugEvalRecord) -> dict[str, Any]:
-        """The repair search's best fix (the unchanged code when none is found), as a fenced response."""
+        """The repair search's best fix (the unchanged code when none is found), as a fenced response.
+
+        The analysis engine repairs Python only: C++ and Java items get their buggy code back unchanged, so the
+        offline solver's C++/Java Code Repair pass@k is 0 by construction, not by a failed search."""
         budget = RepairBudget(max_seconds=self.repair_seconds, max_executions=600)
         fixed = record.buggy_code
         if record.language == "python" and record.tests_kind == "leetcode":

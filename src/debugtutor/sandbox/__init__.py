@@ -68,6 +68,7 @@ __all__ = [
     "run_leetcode",
     "run_program",
     "run_python_tests",
+    "solution_signatures",
     "time_limit_from_reference",
 ]
 
@@ -135,6 +136,33 @@ def run_python_tests(
     return default_pool().run_python_tests(
         code, tests, limits=limits, per_test_timeout_s=per_test_timeout_s, setup=setup, reference_s=reference_s
     )
+
+
+def solution_signatures(code: str, lang: Language = "python") -> list[tuple[str, list[str]]]:
+    """The ``class Solution`` methods of ``code`` as (name, parameter names), in order, for choosing ``method=``.
+
+    Python is parsed with ``ast``; C++ and Java with the signature reader the compiled harnesses use."""
+    if lang == "python":
+        import ast
+
+        try:
+            tree = ast.parse(code)
+        except SyntaxError:
+            return []
+        return [
+            (node.name, [arg.arg for arg in node.args.args[1:]])
+            for cls in tree.body
+            if isinstance(cls, ast.ClassDef) and cls.name == "Solution"
+            for node in cls.body
+            if isinstance(node, ast.FunctionDef)
+        ]
+    if lang == "cpp":
+        from debugtutor.sandbox._leetcode_cpp import solution_methods as cpp_methods
+
+        return [(m.name, [name for _, name in m.parameters]) for m in cpp_methods(code)]
+    from debugtutor.sandbox._leetcode_java import solution_methods as java_methods
+
+    return [(m.name, [name for _, name in m.parameters]) for m in java_methods(code)]
 
 
 def run_leetcode(
