@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -304,26 +305,39 @@ static void dt_emit(int index, double started, const string& json) {
 """
 
 
-def build_program(code: str, calls: list[dict[str, Any]], method: str | None, start: int = 0) -> str:
-    """The whole C++ program calling ``method`` once per call (``calls[i]["args"]``), indexes counted from ``start``."""
-    chosen = pick_method(code, method)
+def checked_signature(
+    chosen: CppMethod, parse: Callable[[str], ValueType | None]
+) -> tuple[list[tuple[ValueType, str]], ValueType]:
+    """The parameter types (with names) and the return type of ``chosen``, or InputError when one cannot be built."""
     types = []
     for type_text, name in chosen.parameters:
-        parsed = parse_type(type_text)
+        parsed = parse(type_text)
         if parsed is None or parsed.kind == "void":
             raise InputError(f"cannot call {chosen.name}: unsupported parameter type {type_text}", field="method")
         types.append((parsed, name))
-    returns = parse_type(chosen.returns)
+    returns = parse(chosen.returns)
     if returns is None:
         raise InputError(f"cannot call {chosen.name}: unsupported return type {chosen.returns}", field="method")
     if returns.kind == "void" and not types:
         raise InputError(f"cannot call {chosen.name}: it returns nothing and takes nothing", field="method")
+    return types, returns
+
+
+def call_values(chosen: CppMethod, types: list[tuple[ValueType, str]], call: dict[str, Any], index: int) -> list[Any]:
+    """One call's argument values in parameter order (by name when the names match, else by position)."""
+    args = call["args"]
+    if len(args) != len(types):
+        raise InputError(f"cannot call {chosen.name}: call {index} has {len(args)} arguments", field="calls")
+    return [args[name] for _, name in types] if set(args) == {n for _, n in types} else list(args.values())
+
+
+def build_program(code: str, calls: list[dict[str, Any]], method: str | None, start: int = 0) -> str:
+    """The whole C++ program calling ``method`` once per call (``calls[i]["args"]``), indexes counted from ``start``."""
+    chosen = pick_method(code, method)
+    types, returns = checked_signature(chosen, parse_type)
     blocks = []
     for index, call in enumerate(calls, start=start):
-        args = call["args"]
-        if len(args) != len(types):
-            raise InputError(f"cannot call {chosen.name}: call {index} has {len(args)} arguments", field="calls")
-        values = [args[name] for _, name in types] if set(args) == {n for _, n in types} else list(args.values())
+        values = call_values(chosen, types, call, index)
         lines = [f"    {{  // call {index}"]
         for position, ((vtype, _), value) in enumerate(zip(types, values)):
             try:

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from debugtutor.errors import InputError
-from debugtutor.sandbox._leetcode_cpp import CppMethod, ValueType, split_top_level
+from debugtutor.sandbox._leetcode_cpp import CppMethod, ValueType, call_values, checked_signature, split_top_level
 
 MAIN_CLASS = "DebugtutorMain"
 
@@ -280,23 +280,10 @@ def pick_method(code: str, method: str | None) -> CppMethod:
 def build_program(code: str, calls: list[dict[str, Any]], method: str | None, start: int = 0) -> str:
     """The whole Java source (public class :data:`MAIN_CLASS`) calling ``method`` once per call."""
     chosen = pick_method(code, method)
-    types = []
-    for type_text, name in chosen.parameters:
-        parsed = parse_type(type_text)
-        if parsed is None or parsed.kind == "void":
-            raise InputError(f"cannot call {chosen.name}: unsupported parameter type {type_text}", field="method")
-        types.append((parsed, name))
-    returns = parse_type(chosen.returns)
-    if returns is None:
-        raise InputError(f"cannot call {chosen.name}: unsupported return type {chosen.returns}", field="method")
-    if returns.kind == "void" and not types:
-        raise InputError(f"cannot call {chosen.name}: it returns nothing and takes nothing", field="method")
+    types, returns = checked_signature(chosen, parse_type)
     blocks = []
     for index, call in enumerate(calls, start=start):
-        args = call["args"]
-        if len(args) != len(types):
-            raise InputError(f"cannot call {chosen.name}: call {index} has {len(args)} arguments", field="calls")
-        values = [args[name] for _, name in types] if set(args) == {n for _, n in types} else list(args.values())
+        values = call_values(chosen, types, call, index)
         lines = [f"        {{  // call {index}"]
         for position, ((vtype, _), value) in enumerate(zip(types, values)):
             try:
