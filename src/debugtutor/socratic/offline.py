@@ -366,7 +366,7 @@ class OfflineInstructor:
         levels[3] = lvl3
         lvl4: list[str] = []
         if var:
-            lvl4.append(f"What is the value of `{var}` after line {line} in the first iteration?")
+            lvl4.append(f"Can you tell me what the value of `{var}` is after line {line} in the first iteration?")
             lvl4.append(
                 f"Let's add a print statement to see the values of `{var}` at each iteration. What do you observe?"
             )
