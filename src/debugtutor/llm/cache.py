@@ -120,18 +120,28 @@ class ResponseCache:
 
     @staticmethod
     def _create_schema(connection: sqlite3.Connection) -> None:
-        # WAL lets readers and one writer work at once; the mode is stored in the file, so this sticks.
-        connection.execute("PRAGMA journal_mode = WAL")
-        connection.execute(
-            "CREATE TABLE IF NOT EXISTS responses ("
-            " key TEXT PRIMARY KEY,"
-            " model TEXT NOT NULL,"
-            " text TEXT NOT NULL,"
-            " prompt_tokens INTEGER NOT NULL,"
-            " completion_tokens INTEGER NOT NULL,"
-            " created REAL NOT NULL)"
-        )
-        connection.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+        # Switching a new file to WAL needs an exclusive lock, and SQLite does not wait on its busy handler for
+        # that: several processes opening a fresh cache at once must retry, briefly and a bounded number of times.
+        for attempt in range(40):
+            try:
+                # WAL lets readers and one writer work at once; the mode is stored in the file, so this sticks.
+                if str(connection.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                    connection.execute("PRAGMA journal_mode = WAL")
+                connection.execute(
+                    "CREATE TABLE IF NOT EXISTS responses ("
+                    " key TEXT PRIMARY KEY,"
+                    " model TEXT NOT NULL,"
+                    " text TEXT NOT NULL,"
+                    " prompt_tokens INTEGER NOT NULL,"
+                    " completion_tokens INTEGER NOT NULL,"
+                    " created REAL NOT NULL)"
+                )
+                connection.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 39:
+                    raise
+                time.sleep(0.02 * (attempt + 1))
 
     def get_many(self, keys: Sequence[str]) -> dict[str, CachedCompletion]:
         """The stored completions among ``keys`` (missing keys are absent from the result)."""
