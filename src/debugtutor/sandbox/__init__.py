@@ -176,7 +176,8 @@ def run_leetcode(
     per_test_timeout_s: float | None = None,
     reference_s: float | None = None,
 ) -> TestReport:
-    """Call a ``class Solution`` method once per call (Python); ``actual``/``expected`` hold JSON in list notation.
+    """Call a ``class Solution`` method once per call (Python, C++ or Java); ``actual``/``expected`` hold JSON in
+    list notation. C++ and Java compile one generated program for all calls.
 
     With ``expected=None`` a call passes when it returns, and ``actual`` records the value (an oracle's output).
     """

@@ -331,6 +331,31 @@ def call_values(chosen: CppMethod, types: list[tuple[ValueType, str]], call: dic
     return [args[name] for _, name in types] if set(args) == {n for _, n in types} else list(args.values())
 
 
+def _cpp_name(vtype: ValueType) -> str:
+    return vtype.cpp()
+
+
+def argument_literals(
+    chosen: CppMethod,
+    types: list[tuple[ValueType, str]],
+    values: list[Any],
+    literal: Callable[[Any, ValueType], str],
+    type_name: Callable[[ValueType], str],
+) -> list[tuple[str, str]]:
+    """(declared type, source literal) of each argument of one call, in the target language's spelling."""
+    out = []
+    for position, ((vtype, _), value) in enumerate(zip(types, values)):
+        try:
+            out.append((type_name(vtype), literal(value, vtype)))
+        except ValueError as exc:
+            raise InputError(
+                f"cannot call {chosen.name}: argument {position} {json.dumps(value)[:60]} does not fit "
+                f"{type_name(vtype)} ({exc})",
+                field="calls",
+            ) from exc
+    return out
+
+
 def build_program(code: str, calls: list[dict[str, Any]], method: str | None, start: int = 0) -> str:
     """The whole C++ program calling ``method`` once per call (``calls[i]["args"]``), indexes counted from ``start``."""
     chosen = pick_method(code, method)
@@ -339,16 +364,8 @@ def build_program(code: str, calls: list[dict[str, Any]], method: str | None, st
     for index, call in enumerate(calls, start=start):
         values = call_values(chosen, types, call, index)
         lines = [f"    {{  // call {index}"]
-        for position, ((vtype, _), value) in enumerate(zip(types, values)):
-            try:
-                literal = _literal(value, vtype)
-            except ValueError as exc:
-                raise InputError(
-                    f"cannot call {chosen.name}: argument {position} {json.dumps(value)[:60]} does not fit "
-                    f"{vtype.cpp()} ({exc})",
-                    field="calls",
-                ) from exc
-            lines.append(f"        {vtype.cpp()} dt_arg{position} = {literal};")
+        for position, (type_name, literal) in enumerate(argument_literals(chosen, types, values, _literal, _cpp_name)):
+            lines.append(f"        {type_name} dt_arg{position} = {literal};")
         arguments = ", ".join(f"dt_arg{position}" for position in range(len(types)))
         lines.append("        Solution* dt_solution = new Solution();")
         lines.append("        double dt_started = clock();")

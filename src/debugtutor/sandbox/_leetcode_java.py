@@ -14,7 +14,14 @@ import re
 from typing import Any
 
 from debugtutor.errors import InputError
-from debugtutor.sandbox._leetcode_cpp import CppMethod, ValueType, call_values, checked_signature, split_top_level
+from debugtutor.sandbox._leetcode_cpp import (
+    CppMethod,
+    ValueType,
+    argument_literals,
+    call_values,
+    checked_signature,
+    split_top_level,
+)
 
 MAIN_CLASS = "DebugtutorMain"
 
@@ -285,16 +292,8 @@ def build_program(code: str, calls: list[dict[str, Any]], method: str | None, st
     for index, call in enumerate(calls, start=start):
         values = call_values(chosen, types, call, index)
         lines = [f"        {{  // call {index}"]
-        for position, ((vtype, _), value) in enumerate(zip(types, values)):
-            try:
-                literal = _literal(value, vtype)
-            except ValueError as exc:
-                raise InputError(
-                    f"cannot call {chosen.name}: argument {position} {json.dumps(value)[:60]} does not fit "
-                    f"{java_type(vtype)} ({exc})",
-                    field="calls",
-                ) from exc
-            lines.append(f"            {java_type(vtype)} arg{position} = {literal};")
+        for position, (type_name, literal) in enumerate(argument_literals(chosen, types, values, _literal, java_type)):
+            lines.append(f"            {type_name} arg{position} = {literal};")
         arguments = ", ".join(f"arg{position}" for position in range(len(types)))
         lines.append("            Solution solution = new Solution();")
         lines.append("            long started = System.nanoTime();")
