@@ -7,6 +7,7 @@ do about it. The CLI prints that line (a traceback only with ``--debug``) and ex
 
 from __future__ import annotations
 
+import os
 from types import ModuleType
 
 
@@ -93,3 +94,33 @@ def require(module: str, *, feature: str, extra: str, package: str | None = None
         return importlib.import_module(module)
     except ImportError as exc:
         raise MissingExtraError(feature, [package or module], extra) from exc
+
+
+def read_text(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> str:
+    """The text of a file the user named, or :class:`InputError` naming the file (and the line of bad bytes).
+
+    The one way debugtutor reads a user's text files, so a missing file, a folder, or bytes that are not UTF-8 all
+    give the same one-line error with exit code 2 (never a bare ``UnicodeDecodeError``). A UTF-8 byte-order mark is
+    dropped.
+    """
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        raise InputError("no such file", path=name) from None
+    except IsADirectoryError:
+        raise InputError("is a folder, not a file", path=name) from None
+    except OSError as exc:
+        raise InputError(f"cannot be read ({exc.strerror})", path=name) from None
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(
+            f"is not valid {encoding.upper()} text (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+            path=name,
+            line=line,
+            hint="convert it to UTF-8, e.g. iconv -f latin1 -t utf-8",
+        ) from None
+    return text.removeprefix("\ufeff")
