@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from debugtutor.errors import InputError
 from debugtutor.sandbox import LeetCodeCall, Limits, Status, run_leetcode
 
 # a small heap: JVMs started side by side under -n 2 otherwise fail to reserve native memory on small machines
@@ -95,6 +94,11 @@ def test_crash_marks_the_call_and_the_rest_not_run() -> None:
         ("java", "class Solution {\n    public int size(Map<Integer, Integer> m) { return m.size(); }\n}\n"),
     ],
 )
-def test_unsupported_signature_is_an_input_error(lang: str, code: str) -> None:
-    with pytest.raises(InputError, match="cannot call size: unsupported parameter type"):
-        run_leetcode(code, [LeetCodeCall(args={"m": {}})], lang=lang, method="size")  # type: ignore[arg-type]
+def test_a_signature_the_calls_cannot_fit_fails_every_call(lang: str, code: str) -> None:
+    # A graded fix whose method cannot be called fails; it must not raise out of the grader (where an item would be
+    # dropped from pass@k) nor pass.
+    report = run_leetcode(code, [LeetCodeCall(args={"m": {}}, expected=0)], lang=lang, method="size")  # type: ignore[arg-type]
+    assert report.status is Status.error
+    assert report.setup_error is not None and report.setup_error.type == "SignatureError"
+    assert "cannot call size: unsupported parameter type" in report.setup_error.message
+    assert [t.status for t in report.tests] == [Status.error]

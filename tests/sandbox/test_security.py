@@ -43,6 +43,18 @@ def server_descendants(pool: SandboxPool) -> int:
     return count
 
 
+def settled_descendants(pool: SandboxPool) -> int:
+    """:func:`server_descendants` once two readings agree (the server forks each job's worker ahead of the job)."""
+    last = server_descendants(pool)
+    for _ in range(100):
+        time.sleep(0.05)
+        now = server_descendants(pool)
+        if now == last:
+            return now
+        last = now
+    return last
+
+
 def assert_pool_still_works(pool: SandboxPool) -> None:
     assert pool.run_program("print(6 * 7)").stdout == "42\n"
 
@@ -56,13 +68,13 @@ def test_infinite_loop(pool: SandboxPool) -> None:
 
 def test_fork_bomb(pool: SandboxPool) -> None:
     pool.run_program("pass")
-    baseline = server_descendants(pool)
+    baseline = settled_descendants(pool)
     bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
     started = time.monotonic()
     outcome = pool.run_program(bomb, limits=Limits(wall_s=1.0, max_processes=16))
     assert outcome.status is Status.timeout
     assert time.monotonic() - started < 4
-    assert server_descendants(pool) == baseline
+    assert settled_descendants(pool) == baseline
     assert_pool_still_works(pool)
 
 
@@ -210,7 +222,8 @@ def test_secrets_on_disk_are_unreadable(pool: SandboxPool) -> None:
     )
     outcome = pool.run_program(program, limits=QUICK)
     assert "READ" not in outcome.stdout
-    assert outcome.stdout.count("PermissionError") == 2
+    # not even there: the sandbox's root holds the toolchains only (test_isolation.py has the whole list)
+    assert outcome.stdout.splitlines() == ["FileNotFoundError", "FileNotFoundError"]
 
 
 def test_setuid_back_to_root_and_ptrace_fail(pool: SandboxPool) -> None:

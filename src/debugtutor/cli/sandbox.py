@@ -9,8 +9,8 @@ import typer
 from rich.table import Table
 
 from debugtutor.console import emit_json, state, stdout
-from debugtutor.errors import InputError
-from debugtutor.sandbox import ExecOutcome, Limits, SandboxPool, TestReport, isolation_level
+from debugtutor.errors import InputError, read_text
+from debugtutor.sandbox import ExecOutcome, Limits, SandboxPool, Status, TestReport, isolation_level
 from debugtutor.sandbox._pool import JudgeRequest, ProgramRequest, PythonTestsRequest, SandboxRequest
 
 app = typer.Typer(help="Run untrusted code with limits and isolation.", no_args_is_help=True)
@@ -18,17 +18,8 @@ app = typer.Typer(help="Run untrusted code with limits and isolation.", no_args_
 _EXTENSIONS = {".py": "python", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".java": "java"}
 
 
-def _read(path: Path, what: str) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read the {what}: {exc.strerror}", path=str(path)) from exc
-
-
 def _test_lines(path: Path) -> list[str]:
-    lines = [
-        line for line in _read(path, "tests file").splitlines() if line.strip() and not line.lstrip().startswith("#")
-    ]
+    lines = [line for line in read_text(path).splitlines() if line.strip() and not line.lstrip().startswith("#")]
     if not lines:
         raise InputError("the tests file has no test lines", path=str(path))
     return lines
@@ -47,7 +38,8 @@ def run(
     executor: str = typer.Option("local", "--executor", help="local | ray"),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
-    """Run FILE in the sandbox and show the outcome."""
+    """Run FILE in the sandbox and show the outcome; the exit code is 0 only when it passed (exit 0 within its
+    limits, every test passed, or stdout as expected), else 1."""
     state.json_mode = state.json_mode or json_out
     language = lang or _EXTENSIONS.get(file.suffix.lower())
     if language not in ("python", "cpp", "java"):
@@ -55,9 +47,9 @@ def run(
     if executor not in ("local", "ray"):
         raise InputError(f"unknown executor {executor!r}", field="executor", hint="use local or ray")
     lang_value = cast(Literal["python", "cpp", "java"], language)
-    source = _read(file, "program")
+    source = read_text(file)
     limits = Limits(wall_s=timeout, memory_mb=memory)
-    stdin_text = _read(stdin, "stdin file") if stdin is not None else ""
+    stdin_text = read_text(stdin) if stdin is not None else ""
     request: SandboxRequest
     if tests is not None:
         if lang_value != "python":
@@ -68,7 +60,7 @@ def run(
             source=source,
             lang=lang_value,
             stdin=stdin_text,
-            expected_stdout=_read(expect, "expected output"),
+            expected_stdout=read_text(expect),
             float_tol=float_tol,
             limits=limits,
         )
@@ -82,6 +74,8 @@ def run(
         _show_report(result)
     else:
         _show_outcome(result)
+    if result.status is not Status.passed:
+        raise typer.Exit(1)
 
 
 def _show_outcome(outcome: ExecOutcome) -> None:

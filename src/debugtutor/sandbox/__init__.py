@@ -127,6 +127,10 @@ def run_python_tests(
 ) -> TestReport:
     """Run assert-style test lines against the module namespace of ``code``: one outcome per test line.
 
+    Each ``assert`` is judged outside the program's process: only the sub-expressions that call into the program run
+    there, and their values come back as plain data (see ``_test_plans``), so nothing the program writes can pass a
+    test for it.
+
     The lines run in order in one fresh process, each ``assert``/expression line with its own budget
     (``per_test_timeout_s``, else ``limits.wall_s``, else :func:`time_limit_from_reference` of ``reference_s``);
     other statements (imports, node construction) run in the shared namespace so later lines see them. A line that
@@ -175,11 +179,16 @@ def run_leetcode(
     compare: CompareMode = "exact",
     per_test_timeout_s: float | None = None,
     reference_s: float | None = None,
+    reference_code: str | None = None,
 ) -> TestReport:
     """Call a ``class Solution`` method once per call (Python, C++ or Java); ``actual``/``expected`` hold JSON in
     list notation. C++ and Java compile one generated program for all calls.
 
     With ``expected=None`` a call passes when it returns, and ``actual`` records the value (an oracle's output).
+    The expected values never enter the program's process: results are compared outside it. With
+    ``reference_code`` (Python) the arguments are built from that solution's type hints (a submission without hints
+    still receives ``ListNode``/``TreeNode`` values). A C++/Java method whose signature the calls do not fit is a
+    ``setup_error`` of type ``SignatureError`` with every call failing, not an exception.
     """
     return default_pool().run_leetcode(
         code,
@@ -190,6 +199,7 @@ def run_leetcode(
         compare=compare,
         per_test_timeout_s=per_test_timeout_s,
         reference_s=reference_s,
+        reference_code=reference_code,
     )
 
 
@@ -259,6 +269,7 @@ async def arun_leetcode(
     compare: CompareMode = "exact",
     per_test_timeout_s: float | None = None,
     reference_s: float | None = None,
+    reference_code: str | None = None,
 ) -> TestReport:
     """Async twin of :func:`run_leetcode`."""
     return await asyncio.to_thread(
@@ -271,6 +282,7 @@ async def arun_leetcode(
         compare=compare,
         per_test_timeout_s=per_test_timeout_s,
         reference_s=reference_s,
+        reference_code=reference_code,
     )
 
 

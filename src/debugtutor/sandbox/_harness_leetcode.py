@@ -1,10 +1,10 @@
-"""The program that calls a LeetCode-style ``class Solution`` method inside the sandbox (stdlib only).
+"""The program-side harness for LeetCode ``class Solution`` calls (standard library only; imported as ``_dt_leetcode``).
 
-It gets the job from the server (``main(job)``; run as a script it reads ``debugtutor_job.json``): the ``code``, the
-``calls`` (argument name -> value in LeetCode list notation, optional expected value), an optional ``method`` name and
-a ``compare`` mode. Arguments become ``ListNode`` / ``TreeNode`` values according to the method's type annotations;
-results are converted back to list notation. Each call has its own time budget (shared machinery in ``_dt_harness``,
-i.e. ``_harness_tests.py``).
+It gets the ``code``, the ``calls`` (argument name -> value in LeetCode list notation; never the expected values) and
+an optional ``method`` name. Arguments become ``ListNode`` / ``TreeNode`` values according to the method's type
+annotations; each result goes back converted to list notation, and the host compares it with the expected value
+outside this process. Each call has its own time budget (shared machinery in ``_dt_harness``, i.e.
+``_harness_tests.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import math
 import typing
 from typing import Any
 
+import _dt_codec as codec  # the server imports _value_codec.py under this name
 import _dt_harness as harness  # the server imports _harness_tests.py under this name
 
 # What LeetCode's Python 3 environment provides without an import (and what analysis.static assumes is in scope):
@@ -128,31 +129,7 @@ def to_plain(value: Any, ns: dict[str, Any]) -> Any:
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)
-    return harness.safe_repr(value)
-
-
-def canonical(value: Any, depth: int) -> Any:
-    if isinstance(value, list) and depth > 0:
-        return sorted((canonical(item, depth - 1) for item in value), key=json.dumps)
-    return value
-
-
-def close(actual: Any, expected: Any, tol: float = 1e-5) -> bool:
-    if isinstance(actual, bool) or isinstance(expected, bool):
-        return bool(actual == expected)
-    if isinstance(actual, (int, float)) and isinstance(expected, (int, float)):
-        return abs(actual - expected) <= tol * max(1.0, abs(expected))
-    if isinstance(actual, list) and isinstance(expected, list):
-        return len(actual) == len(expected) and all(close(a, e, tol) for a, e in zip(actual, expected))
-    return bool(actual == expected)
-
-
-def matches(actual: Any, expected: Any, mode: str) -> bool:
-    if mode == "unordered":
-        return bool(canonical(actual, 2) == canonical(expected, 2))
-    if mode == "float":
-        return close(actual, expected)
-    return bool(actual == expected)
+    return codec.safe_repr(value)
 
 
 def pick_method(ns: dict[str, Any], name: str | None) -> str:
@@ -169,7 +146,11 @@ def pick_method(ns: dict[str, Any], name: str | None) -> str:
     return public[0]
 
 
-def call_once(ns: dict[str, Any], method_name: str, call: dict[str, Any], mode: str, code_path: str) -> dict[str, Any]:
+def call_once(
+    ns: dict[str, Any], method_name: str, call: dict[str, Any], kinds: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Call the method once; ``kinds`` (argument name -> node kind, from a reference solution's signature) takes
+    precedence over the code's own type hints, so a submission without hints still receives trees and lists."""
     instance = ns["Solution"]()
     method = getattr(instance, method_name)
     try:
@@ -179,7 +160,13 @@ def call_once(ns: dict[str, Any], method_name: str, call: dict[str, Any], mode: 
     params = [p for p in inspect.signature(method).parameters.values()]
     args = call["args"]
     names = [p.name for p in params]
-    converted = {key: convert_arg(value, annotation_kind(hints.get(key, "")), ns) for key, value in args.items()}
+    if kinds is not None:
+        positions = list(kinds.values())
+        by_name = all(key in kinds for key in args)
+        chosen = [kinds[key] if by_name else positions[i] if i < len(positions) else "" for i, key in enumerate(args)]
+    else:
+        chosen = [annotation_kind(hints.get(key, "")) for key in args]
+    converted = {key: convert_arg(value, kind, ns) for (key, value), kind in zip(args.items(), chosen)}
     if all(key in names for key in converted):
         result = method(**converted)
         first = converted.get(names[0]) if names else None
@@ -192,23 +179,10 @@ def call_once(ns: dict[str, Any], method_name: str, call: dict[str, Any], mode: 
         result = first  # "do not return anything, modify in place": the judge looks at the first argument
     # An empty list or tree is None in Python and [] in LeetCode notation.
     actual = [] if result is None and annotation_kind(returns) in ("list", "tree") else to_plain(result, ns)
-    record: dict[str, Any] = {"actual": json.dumps(actual)}
-    if call.get("expected") is None:
-        record["status"] = "passed"
-    else:
-        record["expected"] = json.dumps(call["expected"])
-        record["status"] = "passed" if matches(actual, call["expected"], mode) else "failed"
-    return record
+    return {"actual": actual}
 
 
-def describe(method: str, call: dict[str, Any]) -> str:
-    args = ", ".join(f"{key}={json.dumps(value)}" for key, value in call["args"].items())
-    return f"Solution().{method}({args})"
-
-
-def main(job: dict[str, Any] | None = None) -> None:
-    if job is None:
-        job = harness.read_job_file()
+def main(job: dict[str, Any]) -> None:
     loaded = harness.load_code(job, PRELUDE)
     if loaded is None:
         return
@@ -219,14 +193,10 @@ def main(job: dict[str, Any] | None = None) -> None:
         harness.emit({"event": "setup_error", "status": "error", "exception": harness.exception_info(exc, code_path)})
         return
     budget = float(job["per_test_s"])
-    mode = job.get("compare", "exact")
+    kinds = job.get("kinds")
     for index, call in enumerate(job["calls"], start=int(job.get("start", 0))):
 
         def work(call: dict[str, Any] = call) -> dict[str, Any]:
-            return call_once(ns, method_name, call, mode, code_path)
+            return call_once(ns, method_name, call, kinds)
 
-        harness.emit(harness.run_with_alarm(index, describe(method_name, call), budget, work, code_path))
-
-
-if __name__ == "__main__":
-    main()
+        harness.emit(harness.run_with_alarm(index, budget, work, code_path))

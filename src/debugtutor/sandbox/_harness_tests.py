@@ -1,18 +1,19 @@
-"""The program that runs assert-style unit tests inside the sandbox (stdlib only, run as ``__main__``).
+"""The program-side harness for assert-style tests (standard library only; imported by the server as ``_dt_harness``).
 
-The server hands it the job (``main(job)``; run as a script it reads ``debugtutor_job.json`` from the work directory):
-the student's ``code``, ``setup`` lines, the ``tests`` and a per-test time budget (plus, for LeetCode jobs, the calls;
-see ``_harness_leetcode.py``, which reuses this file).
-The code is loaded once; the test lines then run in order in its namespace, as the benchmark's own scripts do (so
-``import math`` or ``node = ListNode(1)`` lines serve later tests). Each test has its own time budget, enforced by a
-repeating alarm here and, for code an alarm cannot stop, by the host restarting the harness after that test.
+It runs in the same process as the program, so nothing it reports is trusted for a verdict: it loads the student's
+``code`` and ``setup`` into one namespace, replays earlier test statements, and for each test either evaluates the
+test's *probes* (the sub-expressions that call into the program; see ``_test_plans.py``) and sends their values as
+plain data, or runs a test statement. It never sees a test's expected value or its comparison: the judge outside the
+process does that. Each test has its own time budget, enforced here by a repeating alarm and, for code an alarm
+cannot stop, by the server, which expects one result per budget.
 
-Results go to the control descriptor (fd 3) as JSON lines, never to stdout, which belongs to the student's prints.
+Records go to the control descriptor (fd 3) as JSON lines, never to stdout, which belongs to the student's prints.
+The functions :func:`emit`, :func:`run_with_alarm`, :func:`load_code` and :func:`exception_info` serve the LeetCode
+and judge harnesses too.
 """
 
 from __future__ import annotations
 
-import ast
 import builtins
 import importlib
 import json
@@ -22,6 +23,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import _dt_codec as codec  # the server imports _value_codec.py under this name
+
 CONTROL_FD = 3
 CODE_FILENAME = "solution.py"
 TEST_FILENAME = "<test>"
@@ -29,40 +32,18 @@ REPR_LIMIT = 2000
 
 
 class TestTimeout(BaseException):
-    """Raised by the alarm when a statement run in the harness itself exceeds its budget."""
+    """Raised by the alarm when a test exceeds its budget."""
 
 
-def to_json(value: Any) -> str:
-    """JSON for the flat records this harness emits (str, int, float, bool, None, dicts of them).
-
-    ``json.dumps`` would do, but its encoder classes are one more layer every forked child would touch (and copy)
-    for the first time; the string escaping is the same C function it uses.
-    """
-    if isinstance(value, str):
-        return _json_string(value)
-    if value is None or isinstance(value, bool):
-        return "null" if value is None else ("true" if value else "false")
-    if isinstance(value, (int, float)):
-        text = repr(value)
-        return text if text not in ("inf", "-inf", "nan") else json.dumps(value)
-    if isinstance(value, dict):
-        return "{" + ", ".join(_json_string(str(key)) + ": " + to_json(item) for key, item in value.items()) + "}"
-    return json.dumps(value)
+# The raw C function: the ``signal.signal`` wrapper's enum conversions cost a forked child page faults on every run.
+_set_handler: Callable[[int, Any], Any] = importlib.import_module("_signal").signal
 
 
 def emit(record: dict[str, Any]) -> None:
-    data = (to_json(record) + "\n").encode("utf-8")
+    data = (json.dumps(record) + "\n").encode("utf-8")
     while data:
         written = os.write(CONTROL_FD, data)
         data = data[written:]
-
-
-def safe_repr(value: Any) -> str:
-    try:
-        text = repr(value)
-    except BaseException as exc:
-        text = f"<unrepresentable {type(value).__name__}: {type(exc).__name__}>"
-    return text if len(text) <= REPR_LIMIT else text[:REPR_LIMIT] + "..."
 
 
 def exception_info(exc: BaseException, code_path: str) -> dict[str, Any]:
@@ -91,75 +72,18 @@ def status_of(exc: BaseException) -> str:
     return "error"
 
 
-COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {  # keyed by the name of the ast comparison operator
-    "Eq": lambda a, b: a == b,
-    "NotEq": lambda a, b: a != b,
-    "Lt": lambda a, b: a < b,
-    "LtE": lambda a, b: a <= b,
-    "Gt": lambda a, b: a > b,
-    "GtE": lambda a, b: a >= b,
-    "Is": lambda a, b: a is b,
-    "IsNot": lambda a, b: a is not b,
-    "In": lambda a, b: a in b,
-    "NotIn": lambda a, b: a not in b,
-}
-_json_string: Callable[[str], str] = json.encoder.encode_basestring_ascii
-# The raw C function: the ``signal.signal`` wrapper's enum conversions cost a forked child page faults on every run.
-_set_handler: Callable[[int, Any], Any] = importlib.import_module("_signal").signal
-
-
-def compared(left: Any, op: str, right: Any) -> dict[str, Any]:
-    passed = bool(COMPARISONS[op](left, right))
-    return {"status": "passed" if passed else "failed", "actual": safe_repr(left), "expected": safe_repr(right)}
-
-
-def evaluate_statement(tree: ast.Module, namespace: dict[str, Any], code_path: str) -> dict[str, Any]:
-    """Run one test statement; for ``assert X <op> Y`` evaluate both sides once so both can be reported."""
-    stmt = tree.body[0] if len(tree.body) == 1 else None
-    try:
-        if isinstance(stmt, ast.Assert) and isinstance(stmt.test, ast.Compare) and len(stmt.test.ops) == 1:
-            left = eval(compile(ast.Expression(stmt.test.left), TEST_FILENAME, "eval"), namespace)
-            right = eval(compile(ast.Expression(stmt.test.comparators[0]), TEST_FILENAME, "eval"), namespace)
-            return compared(left, type(stmt.test.ops[0]).__name__, right)
-        exec(compile(tree, TEST_FILENAME, "exec"), namespace)
-        return {"status": "passed"}
-    except BaseException as exc:
-        return {"status": status_of(exc), "exception": exception_info(exc, code_path)}
-
-
-def evaluate_planned(source: str, plan: dict[str, str], namespace: dict[str, Any], code_path: str) -> dict[str, Any]:
-    """Like :func:`evaluate_statement`, from the host's analysis of the line (see ``_programs.plan_test_line``).
-
-    ``plan["op"]`` names the comparison of ``assert left <op> right`` (both sides as parenthesised source), or is
-    empty for any other statement. The child then needs no ``ast`` objects of its own.
-    """
-    try:
-        if plan["op"]:
-            left = eval(compile(plan["left"], TEST_FILENAME, "eval"), namespace)
-            right = eval(compile(plan["right"], TEST_FILENAME, "eval"), namespace)
-            return compared(left, plan["op"], right)
-        exec(compile(source, TEST_FILENAME, "exec"), namespace)
-        return {"status": "passed"}
-    except BaseException as exc:
-        return {"status": status_of(exc), "exception": exception_info(exc, code_path)}
-
-
-def run_with_alarm(
-    index: int, source: str, budget_s: float, work: Callable[[], dict[str, Any]], code_path: str
-) -> dict[str, Any]:
-    """Run one test in this process under a soft per-test alarm; return its record.
+def run_with_alarm(index: int, budget_s: float, work: Callable[[], dict[str, Any]], code_path: str) -> dict[str, Any]:
+    """Run one test in this process under a per-test alarm; return its record.
 
     The alarm repeats, so code that swallows one TestTimeout gets another. Code the alarm cannot interrupt (a long C
-    call, a crash, ``os._exit``) ends the whole harness instead: the host then reports that test and starts a fresh
-    harness for the tests after it, so one such test never stops the others.
+    call, a crash, ``os._exit``) ends the whole harness instead: the server stops it when no result came within the
+    budget, and the host continues with the tests after it in a new process.
     """
 
     def on_alarm(signum: int, frame: Any) -> None:
         raise TestTimeout()
 
     previous = _set_handler(signal.SIGALRM, on_alarm)
-    # ``at`` lets the server, which reads these events only now and then, date the test's deadline correctly.
-    emit({"event": "start", "index": index, "budget": budget_s, "at": time.monotonic()})
     started = time.monotonic()
     signal.setitimer(signal.ITIMER_REAL, budget_s, 0.05)
     try:
@@ -171,7 +95,7 @@ def run_with_alarm(
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         _set_handler(signal.SIGALRM, previous)
-    record.update({"index": index, "source": source, "wall_s": time.monotonic() - started, "event": "test"})
+    record.update({"event": "test", "index": index, "wall_s": time.monotonic() - started})
     return record
 
 
@@ -200,18 +124,32 @@ def load_code(job: dict[str, Any], prelude: str = "") -> tuple[dict[str, Any], s
         info = exception_info(exc, code_path)
         emit({"event": "setup_error", "status": status_of(exc), "exception": info})
         return None
+    emit({"event": "loaded"})
     return namespace, code_path
 
 
-def read_job_file() -> dict[str, Any]:
-    with open("debugtutor_job.json", encoding="utf-8") as handle:
-        job: dict[str, Any] = json.load(handle)
-    return job
+def evaluate_probe(source: str, namespace: dict[str, Any], code_path: str) -> dict[str, Any]:
+    """One probe's value as plain data (``{"v": ...}``), or how evaluating it ended (``{"x": {...}}``)."""
+    try:
+        value = eval(compile(source, TEST_FILENAME, "eval"), namespace)
+        return {"v": codec.encode(value)}
+    except TestTimeout:
+        raise
+    except BaseException as exc:
+        return {"x": {"status": status_of(exc), "exception": exception_info(exc, code_path)}}
 
 
-def main(job: dict[str, Any] | None = None) -> None:
-    if job is None:
-        job = read_job_file()
+def run_test(test: dict[str, Any], namespace: dict[str, Any], code_path: str) -> dict[str, Any]:
+    kind = test["kind"]
+    if kind == "probes":
+        return {"probes": [evaluate_probe(source, namespace, code_path) for source in test["probes"]]}
+    if kind == "statement":
+        exec(compile(test["source"], TEST_FILENAME, "exec"), namespace)
+        return {"status": "passed"}
+    return {}  # "skip": the host judges it (a line that does not parse)
+
+
+def main(job: dict[str, Any]) -> None:
     loaded = load_code(job)
     if loaded is None:
         return
@@ -224,29 +162,9 @@ def main(job: dict[str, Any] | None = None) -> None:
         except BaseException:
             continue
     budget = float(job["per_test_s"])
-    plans: list[dict[str, str] | None] = job.get("plans") or []
-    for index, source in enumerate(job["tests"], start=int(job.get("start", 0))):
-        plan = plans[index] if index < len(plans) else None
-        work: Callable[[], dict[str, Any]]
-        if plan is not None:
+    for index, test in enumerate(job["tests"], start=int(job.get("start", 0))):
 
-            def work(source: str = source, plan: dict[str, str] = plan) -> dict[str, Any]:
-                return evaluate_planned(source, plan, namespace, code_path)
+        def work(test: dict[str, Any] = test) -> dict[str, Any]:
+            return run_test(test, namespace, code_path)
 
-        else:
-            try:
-                tree = ast.parse(source, TEST_FILENAME)
-            except SyntaxError as exc:
-                info = {"type": "SyntaxError", "message": str(exc), "line": None}
-                record = {"event": "test", "index": index, "source": source, "status": "error", "wall_s": 0.0}
-                emit({**record, "exception": info})
-                continue
-
-            def work(tree: ast.Module = tree) -> dict[str, Any]:
-                return evaluate_statement(tree, namespace, code_path)
-
-        emit(run_with_alarm(index, source, budget, work, code_path))
-
-
-if __name__ == "__main__":
-    main()
+        emit(run_with_alarm(index, budget, work, code_path))

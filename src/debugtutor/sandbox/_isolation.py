@@ -1,20 +1,32 @@
 """Which isolation the sandbox can offer here, and how a sandbox server process is started at that level.
 
-``bwrap``: the server runs inside bubblewrap with no network, a read-only root filesystem, a private /tmp, its own
-pid, IPC and UTS namespaces and an empty environment; it forks each program and drops it to an unprivileged uid.
-``rlimits``: the same server runs as a plain subprocess (rlimits, an unprivileged uid when we are root, an empty
-environment, and a private network namespace when root can make one). It is weaker: the program sees the host's
-filesystem as that uid does. ``DEBUGTUTOR_SANDBOX=rlimits`` forces it, ``=bwrap`` insists on bubblewrap.
+``bwrap``: the server runs inside bubblewrap on an empty root: only the toolchains are bound in, read-only (``/usr``
+and the ``/bin``, ``/lib*`` links or folders beside it, the few ``/etc`` entries the dynamic loader and the JVM read,
+and the install folder of any compiler or interpreter that lives elsewhere), plus a private ``/tmp``, a minimal
+``/dev``, its own ``/proc``, and the server's own folder (read-only) with a tmpfs for work directories. No home, no
+project tree, no runs folder, no data. It has no network, its own pid, IPC and UTS namespaces and an empty
+environment; when started as root it keeps only the capabilities it needs to drop each program to an unprivileged
+uid and clean up after it. ``rlimits``: the same server runs as a plain subprocess (rlimits, an unprivileged uid
+when we are root, an empty environment, and a private network namespace when root can make one). It is weaker: the
+program sees the host's filesystem as that uid does. ``DEBUGTUTOR_SANDBOX=rlimits`` forces it, ``=bwrap`` insists on
+bubblewrap. At both levels the server installs a seccomp filter (no new namespaces, no ptrace, no kernel modules or
+mounts) that every program inherits.
+
+``DEBUGTUTOR_SANDBOX_USER=NAME`` (root only) starts the servers as that ordinary user instead of root, so not even the
+server holds root privileges; programs then run as that user too.
 """
 
 from __future__ import annotations
 
 import functools
+import glob
 import itertools
 import os
+import pwd
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from debugtutor.console import warn
@@ -43,21 +55,10 @@ def bwrap_works() -> bool:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return False
+    true = shutil.which("true") or "/usr/bin/true"
     try:
         probe = subprocess.run(
-            [
-                bwrap,
-                "--ro-bind",
-                "/",
-                "/",
-                "--dev",
-                "/dev",
-                "--proc",
-                "/proc",
-                "--unshare-net",
-                "--unshare-pid",
-                "true",
-            ],
+            [bwrap, *toolchain_binds(), "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid", true],
             capture_output=True,
             timeout=20,
             env={},
@@ -65,6 +66,47 @@ def bwrap_works() -> bool:
     except (OSError, subprocess.TimeoutExpired):
         return False
     return probe.returncode == 0
+
+
+_TOP_LEVEL_SYSTEM = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
+# What the dynamic loader, the C library and the JVM read from /etc (nothing there is about users or secrets).
+_ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "java-*", "gcc")
+_TOOLCHAIN_COMMANDS = ("g++", "javac", "java")
+
+
+@functools.lru_cache(maxsize=1)
+def toolchain_binds() -> tuple[str, ...]:
+    """bubblewrap arguments that show the programs an empty root with only the toolchains in it, read-only."""
+    # (folders bubblewrap makes for a bind's parents are private to root unless made first, readable by all)
+    args: list[str] = ["--ro-bind", "/usr", "/usr", "--perms", "0755", "--dir", "/etc"]
+    for name in _TOP_LEVEL_SYSTEM:
+        path = Path("/") / name
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    for pattern in _ETC_ENTRIES:
+        for found in sorted(glob.glob(f"/etc/{pattern}")):
+            args += ["--ro-bind", found, found]
+    for root in sorted(_toolchain_roots()):
+        args += ["--ro-bind", root, root]
+    return tuple(args)
+
+
+def _toolchain_roots() -> set[str]:
+    """Install folders of the interpreter and compilers that live outside the bound system folders (e.g. a JDK
+    under /opt): the folder above the ``bin`` the command resolves into."""
+    roots = set()
+    for command in (system_python(), *(shutil.which(name) for name in _TOOLCHAIN_COMMANDS)):
+        if not command:
+            continue
+        real = Path(os.path.realpath(command))
+        top = real.parts[1] if len(real.parts) > 1 else ""
+        if top in ("usr", *_TOP_LEVEL_SYSTEM):
+            continue
+        home = real.parent.parent if real.parent.name == "bin" else real.parent
+        roots.add(str(home))
+    return roots
 
 
 def isolation_level() -> Isolation:
@@ -101,44 +143,101 @@ def new_uid_block() -> int:
     return 1_000_000 + (os.getpid() % 1_000_000) * 1024 + sequence * 64
 
 
-def server_command(isolation: Isolation, host_dir: Path, uid: int) -> tuple[list[str], dict[str, str]]:
+# Capabilities a root server keeps: switch each program to its uid, chown its work directory, remove what it wrote
+# and kill what it left.
+_ROOT_SERVER_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_FOWNER", "CAP_DAC_OVERRIDE", "CAP_KILL")
+
+
+@dataclass(frozen=True)
+class ServerAccount:
+    """Who a server runs as: root (it then drops each program to ``program_uid``) or an ordinary user."""
+
+    uid: int
+    gid: int
+
+    @property
+    def is_root(self) -> bool:
+        return self.uid == 0
+
+
+def server_account() -> ServerAccount:
+    """The current user, or the ordinary user ``DEBUGTUTOR_SANDBOX_USER`` names when we are root."""
+    name = os.environ.get("DEBUGTUTOR_SANDBOX_USER", "").strip()
+    if not name or os.getuid() != 0:
+        return ServerAccount(os.getuid(), os.getgid())
+    try:
+        entry = pwd.getpwnam(name)
+    except KeyError:
+        raise SandboxError(f"DEBUGTUTOR_SANDBOX_USER={name!r} is not a user on this machine") from None
+    if entry.pw_uid == 0:
+        raise SandboxError("DEBUGTUTOR_SANDBOX_USER must name an ordinary user, not root")
+    return ServerAccount(entry.pw_uid, entry.pw_gid)
+
+
+def server_command(
+    isolation: Isolation, host_dir: Path, uid: int, account: ServerAccount | None = None
+) -> tuple[list[str], dict[str, str]]:
     """The command line and environment that start one sandbox server whose files live in ``host_dir``."""
+    account = account or server_account()
     python = system_python()
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
-    run_uid = uid if os.getuid() == 0 else -1
+    run_uid = uid if account.is_root else -1
     if isolation == "bwrap":
         bwrap = shutil.which("bwrap")
         if bwrap is None:
             raise SandboxError("bubblewrap disappeared while the sandbox was starting")
         inside = SANDBOX_ROOT_INSIDE
+        capabilities: list[str] = []
+        if account.is_root:
+            capabilities = ["--cap-drop", "ALL"]
+            for capability in _ROOT_SERVER_CAPS:
+                capabilities += ["--cap-add", capability]
         command = [
             bwrap,
-            "--ro-bind", "/", "/",
+            *toolchain_binds(),
+            "--ro-bind", str(host_dir / "passwd"), "/etc/passwd",
+            "--ro-bind", str(host_dir / "group"), "/etc/group",
             "--tmpfs", "/tmp",
-            "--bind", str(host_dir), inside,
+            "--ro-bind", str(host_dir), inside,
             # Work directories live on a tmpfs of the sandbox's own (fast to create and remove, gone with it).
             "--size", str(WORK_TMPFS_BYTES), "--tmpfs", f"{inside}/work",
             "--dev", "/dev",
             "--proc", "/proc",
             "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+            # (no --die-with-parent: pools start servers from worker threads, and that signal follows the thread;
+            # a server whose host is gone exits anyway, at the end of its stdin)
             "--new-session",
+            *capabilities,
             "--clearenv",
             "--setenv", "PATH", env["PATH"],
             "--setenv", "LANG", env["LANG"],
             "--chdir", inside,
-            python, "-I", "-S", f"{inside}/server.py", f"{inside}/work", str(run_uid), "0",
+            python, "-I", "-S", f"{inside}/server.py", f"{inside}/work", str(run_uid), "0", "1",
         ]  # fmt: skip
         return command, env
-    unshare_net = "1" if os.getuid() == 0 else "0"
-    command = [python, "-I", "-S", str(host_dir / "server.py"), str(host_dir / "work"), str(run_uid), unshare_net]
+    unshare_net = "1" if account.is_root else "0"
+    command = [python, "-I", "-S", str(host_dir / "server.py"), str(host_dir / "work"), str(run_uid), unshare_net, "0"]
     return command, env
 
 
-def prepare_host_dir(host_dir: Path) -> None:
-    """Put the server script and an empty work root into a fresh host folder."""
-    host_dir.chmod(0o711)
+def prepare_host_dir(host_dir: Path, program_uid: int) -> None:
+    """Put the server script, its harnesses, account files and an empty work root into a fresh host folder."""
+    host_dir.chmod(0o755)  # (readable: Python lists a folder to import from it; nothing here is private)
     shutil.copyfile(SERVER_SCRIPT, host_dir / "server.py")
-    # The harnesses, importable by the server under the names the LeetCode harness uses.
-    shutil.copyfile(SERVER_SCRIPT.with_name("_harness_tests.py"), host_dir / "_dt_harness.py")
-    shutil.copyfile(SERVER_SCRIPT.with_name("_harness_leetcode.py"), host_dir / "_dt_leetcode.py")
+    # The harnesses, importable by the server under the names they import each other by.
+    for source, name in (
+        ("_value_codec.py", "_dt_codec.py"),
+        ("_harness_tests.py", "_dt_harness.py"),
+        ("_harness_leetcode.py", "_dt_leetcode.py"),
+        ("_harness_judge.py", "_dt_judge.py"),
+    ):
+        shutil.copyfile(SERVER_SCRIPT.with_name(source), host_dir / name)
+    # Who is who inside: programs that ask for their user name or home find the sandbox's, not the host's.
+    (host_dir / "passwd").write_text(
+        f"root:x:0:0:root:/:/usr/sbin/nologin\nsandbox:x:{program_uid}:{program_uid}:sandbox:{SANDBOX_ROOT_INSIDE}"
+        "/work/run:/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/:/usr/sbin/nologin\n"
+    )
+    (host_dir / "group").write_text(f"root:x:0:\nsandbox:x:{program_uid}:\nnogroup:x:65534:\n")
+    for name in ("passwd", "group"):
+        (host_dir / name).chmod(0o644)
     (host_dir / "work").mkdir(mode=0o711)

@@ -1,10 +1,10 @@
 """The C++ program that calls a LeetCode ``class Solution`` method: one ``main`` for all calls, results as JSON lines.
 
 The method is found by a regex over the class body, its parameter types are mapped to a small type tree
-(:class:`ValueType`), and every call's arguments become C++ literals of those types. Each result is printed on a line of
-its own after :data:`MARKER` with the call's index and CPU-clock milliseconds, so anything the solution prints itself
-is ignored by the reader in ``_programs.py``. A type outside the supported set raises InputError, so callers can skip
-the item instead of seeing a compile error.
+(:class:`ValueType`), and every call's arguments become C++ literals of those types. Each result is written on the
+judge's channel (fd 3) as a JSON line with the call's index, so anything the solution prints itself goes to stdout
+untouched. The expected values are not in the program: ``_programs.py`` compares outside it. A type outside the
+supported set raises InputError (``run_leetcode`` turns it into a setup error of type ``SignatureError``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from debugtutor.errors import InputError
-
-MARKER = "@@debugtutor-call@@"
 
 SCALARS = {
     "int": "int",
@@ -199,6 +197,7 @@ def _c_string(text: str) -> str:
 
 
 PRELUDE = r"""#include <bits/stdc++.h>
+#include <unistd.h>
 using namespace std;
 
 struct ListNode {
@@ -298,9 +297,21 @@ template <typename T> static string dt_json(const vector<T>& values) {
     return out + "]";
 }
 
+static void dt_report(const string& line) {
+    // the judge's channel (fd 3), never stdout, which belongs to the solution's own prints
+    const char* data = line.data();
+    size_t left = line.size();
+    while (left > 0) {
+        ssize_t written = write(3, data, left);
+        if (written <= 0) return;
+        data += written;
+        left -= (size_t)written;
+    }
+}
 static void dt_emit(int index, double started, const string& json) {
-    double ms = 1000.0 * (clock() - started) / CLOCKS_PER_SEC;
-    cout << "\n" << "@@debugtutor-call@@ " << index << " " << ms << " " << json << endl;
+    double seconds = (double)(clock() - started) / CLOCKS_PER_SEC;
+    dt_report("{\"event\": \"test\", \"index\": " + to_string(index) + ", \"wall_s\": " + to_string(seconds)
+              + ", \"actual\": " + json + "}\n");
 }
 """
 
@@ -378,5 +389,6 @@ def build_program(code: str, calls: list[dict[str, Any]], method: str | None, st
             lines.append(f"        dt_emit({index}, dt_started, dt_json(dt_result));")
         lines.append("    }")
         blocks.append("\n".join(lines))
-    main = "int main() {\n" + "\n".join(blocks) + "\n    return 0;\n}\n"
+    loaded = '    dt_report("{\\"event\\": \\"loaded\\"}\\n");\n'
+    main = "int main() {\n" + loaded + "\n".join(blocks) + "\n    return 0;\n}\n"
     return PRELUDE + "\n" + code + "\n" + RUNTIME + "\n" + main

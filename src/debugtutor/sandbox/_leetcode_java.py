@@ -262,11 +262,23 @@ RUNTIME = """
         return out.append("]").toString();
     }
 
+    static java.io.OutputStream judge;
+
+    static void report(String line) {
+        // the judge's channel (fd 3), never System.out, which belongs to the solution's own prints
+        try {
+            if (judge == null) judge = new java.io.FileOutputStream("/proc/self/fd/3");
+            judge.write(line.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            judge.flush();
+        } catch (java.io.IOException e) {
+            // nothing can be reported: the host counts the call as not answered
+        }
+    }
+
     static void emit(int index, long started, Object value) {
-        double ms = (System.nanoTime() - started) / 1e6;
-        System.out.println();
-        System.out.println("@@debugtutor-call@@ " + index + " " + ms + " " + json(value));
-        System.out.flush();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        report("{\\"event\\": \\"test\\", \\"index\\": " + index + ", \\"wall_s\\": " + seconds
+            + ", \\"actual\\": " + json(value) + "}\\n");
     }
 """
 
@@ -313,6 +325,9 @@ def build_program(code: str, calls: list[dict[str, Any]], method: str | None, st
     body = re.sub(r"\bpublic\s+(?=(?:final\s+)?class\s+Solution\b)", "", body)
     main = (
         f"public class {MAIN_CLASS} {{\n{RUNTIME}\n"
-        "    public static void main(String[] args) {\n" + "\n".join(blocks) + "\n    }\n}\n"
+        "    public static void main(String[] args) {\n"
+        + '        report("{\\"event\\": \\"loaded\\"}\\n");\n'
+        + "\n".join(blocks)
+        + "\n    }\n}\n"
     )
     return PRELUDE + "\n".join(imports) + "\n" + NODES + "\n" + body + "\n\n" + main

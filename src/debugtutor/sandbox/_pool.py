@@ -82,6 +82,8 @@ class LeetCodeRequest(BaseModel):
     compare: CompareMode = "exact"
     per_test_timeout_s: float | None = None
     reference_s: float | None = None
+    reference_code: str | None = None
+    """A reference solution whose signature (type hints) decides how arguments are built (Python)."""
 
 
 SandboxRequest = Annotated[
@@ -179,7 +181,8 @@ class SandboxPool:
         """CPU time used by the running servers and the programs they ran (a measure for benchmarks)."""
         with self._lock:
             servers = list(self._all)
-        return sum(server.cpu_seconds() for server in servers)
+        # (rounded: the same ticks summed in another grouping must not read as less time)
+        return round(sum(server.cpu_seconds() for server in servers), 6)
 
     def close(self) -> None:
         with self._lock:
@@ -223,7 +226,7 @@ class SandboxPool:
         return run_leetcode_with(
             runner, isolation, request.code, request.calls, lang=request.lang, method=request.method,
             limits=request.limits, compare=request.compare, per_test_timeout_s=request.per_test_timeout_s,
-            reference_s=request.reference_s,
+            reference_s=request.reference_s, reference_code=request.reference_code,
         )  # fmt: skip
 
     def map(self, requests: Sequence[SandboxRequest]) -> list[SandboxResult]:
@@ -296,11 +299,11 @@ class SandboxPool:
     def run_leetcode(
         self, code: str, calls: list[LeetCodeCall], *, lang: Language = "python", method: str | None = None,
         limits: Limits | None = None, compare: CompareMode = "exact", per_test_timeout_s: float | None = None,
-        reference_s: float | None = None,
+        reference_s: float | None = None, reference_code: str | None = None,
     ) -> TestReport:  # fmt: skip
         request = LeetCodeRequest(
             code=code, calls=list(calls), lang=lang, method=method, limits=limits or Limits(), compare=compare,
-            per_test_timeout_s=per_test_timeout_s, reference_s=reference_s,
+            per_test_timeout_s=per_test_timeout_s, reference_s=reference_s, reference_code=reference_code,
         )  # fmt: skip
         return _as_report(self.execute(request))
 

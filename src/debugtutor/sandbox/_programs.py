@@ -3,20 +3,24 @@
 A job is a list of steps in one work directory (compile, then run); the server answers with raw step results
 (return code, signal, captured output, the control channel). This module owns the per-language command lines and the
 rules that map raw results to :class:`Status`, so the pool and the Ray executor only move JSON around.
+
+Verdicts are reached here, never in the program's process: a test's expected value stays on this side (LeetCode
+calls, stdout judging, literal comparisons) or goes only to a judge process that never ran the program
+(``_test_plans.py``). What the program's process reports is read as claims about its own values: only an unbroken
+run of results in test order is accepted, and two results for one test are a conflict, which fails it.
 """
 
 from __future__ import annotations
 
-import ast
-import functools
 import json
 import re
 import signal
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from debugtutor.errors import InputError
-from debugtutor.sandbox import _leetcode_cpp, _leetcode_java
+from debugtutor.sandbox import _leetcode_cpp, _leetcode_java, _test_plans, _value_codec
 from debugtutor.sandbox._models import (
     ExceptionInfo,
     ExecOutcome,
@@ -238,128 +242,133 @@ def judge_program_with(
 
 
 def _harness_job(
-    harness: str, payload: dict[str, Any], n_tests: int, per_test_s: float, limits: Limits
+    harness: str, payload: dict[str, Any], first: int, count: int, per_test_s: float, limits: Limits
 ) -> tuple[dict[str, Any], float]:
-    """A job that runs one of our harnesses (``tests`` or ``leetcode``, preloaded by the server) on ``payload``.
+    """A job that runs one of our harnesses (``tests``, ``leetcode`` or ``judge``, preloaded by the server).
 
-    The payload travels inside the step: the forked child already holds it, with no file to write and parse.
+    The payload travels inside the step: the forked child already holds it, with no file to write and parse. The
+    step owes ``count`` results from index ``first``, each due within ``per_test_s`` of the previous one.
     """
     # Loading the code gets limits.wall_s; each test gets its own budget on top (plus reporting slack).
-    total = limits.wall_s + n_tests * (per_test_s + 0.25)
-    step_limits = {**_step_limits(limits), "wall_s": total, "cpu_s": total}
-    step = {**step_limits, "kind": "python", "harness": harness, "payload": payload, "filename": "main.py", "stdin": ""}
+    total = limits.wall_s + count * (per_test_s + 0.25)
+    results = {"first": first, "count": count, "per_test_s": per_test_s, "load_s": limits.wall_s}
+    step = {
+        **_step_limits(limits),
+        "wall_s": total,
+        "cpu_s": total,
+        "kind": "python",
+        "harness": harness,
+        "payload": payload,
+        "filename": "main.py",
+        "stdin": "",
+        "results": results,
+    }
     return {"files": {}, "steps": [step]}, total
 
 
-def _is_test_statement(line: str) -> bool:
-    """Assert and expression lines are tests; other statements (imports, assignments) set up later tests."""
-    try:
-        body = ast.parse(line).body
-    except SyntaxError:
-        return True
-    return len(body) == 1 and isinstance(body[0], (ast.Assert, ast.Expr))
+@dataclass
+class _Collected:
+    """The results of a harness over all its items, restarting after any item that ended the process."""
+
+    records: dict[int, dict[str, Any]] = field(default_factory=dict)
+    setup_error: ExceptionInfo | None = None
+    wall_s: float = 0.0
+    stdout: str = ""
+    stderr: str = ""
 
 
-@functools.lru_cache(maxsize=4096)
-def plan_test_line(line: str) -> dict[str, str] | None:
-    """How the tests harness should run one test line, worked out here once instead of in every sandboxed child.
+_MALFORMED = ExceptionInfo(type="MalformedResult", message="the test's result did not have the expected form")
+CONFLICT = ExceptionInfo(
+    type="ConflictingResults",
+    message="more than one result arrived for this test: something in the program wrote on the judge's channel",
+)
 
-    ``{"op": "Eq", "left": "(...)", "right": "(...)"}`` for ``assert left == right`` (any single comparison),
-    ``{"op": ""}`` for any other statement, None when the line does not parse (the harness reports it). Test lines
-    repeat across the programs judged on one problem, hence the cache; callers must not modify the result.
+
+def _accepted_records(control: str, first: int, count: int) -> tuple[dict[int, dict[str, Any]], dict[str, Any] | None]:
+    """The test records of one harness run that can be its own, and its setup-error record if any.
+
+    The harness reports tests in order, so only an unbroken run of indexes from ``first`` can be real; a record
+    beyond the first gap was written by the program, not the harness, and is dropped (that test runs again). An
+    index with two records gets a conflict record: the honest harness never writes twice.
     """
-    try:
-        body = ast.parse(line).body
-    except (SyntaxError, ValueError):  # ValueError: null bytes
-        return None
-    stmt = body[0] if len(body) == 1 else None
-    if isinstance(stmt, ast.Assert) and isinstance(stmt.test, ast.Compare) and len(stmt.test.ops) == 1:
-        left = ast.get_source_segment(line, stmt.test.left)
-        right = ast.get_source_segment(line, stmt.test.comparators[0])
-        if left is None or right is None:
-            return None
-        # Parenthesised (closing on a line of its own, after any comment) so a side spanning lines stays one expression.
-        return {"op": type(stmt.test.ops[0]).__name__, "left": f"({left}\n)", "right": f"({right}\n)"}
-    return {"op": ""}
+    by_index: dict[int, list[dict[str, Any]]] = {}
+    setup_error = None
+    for record in _control_records(control):
+        event = record.get("event")
+        if event == "setup_error" and setup_error is None:
+            setup_error = record
+        elif event == "test":
+            index = record.get("index")
+            if isinstance(index, int) and not isinstance(index, bool) and first <= index < first + count:
+                by_index.setdefault(index, []).append(record)
+    accepted: dict[int, dict[str, Any]] = {}
+    index = first
+    while index in by_index:
+        found = by_index[index]
+        accepted[index] = found[0] if len(found) == 1 else {"status": "error", "conflict": True}
+        index += 1
+    return accepted, setup_error
 
 
-def _run_harness(
+def _collect(
     runner: JobRunner,
-    isolation: Isolation,
     harness: str,
     payload: dict[str, Any],
     items_key: str,
     items: list[Any],
-    sources: list[str],
     per_test_s: float,
     limits: Limits,
-) -> TestReport:
+    replay: Callable[[int], list[str]] | None = None,
+) -> _Collected:
     """Run the harness over all items; if one item kills the harness, record it and continue after it."""
-    outcomes: dict[int, TestOutcome] = {}
-    setup_error: ExceptionInfo | None = None
-    wall = 0.0
-    stdout = stderr = ""
+    collected = _Collected()
     start = 0
     while start < len(items):
         part = {**payload, items_key: items[start:], "start": start}
-        if items_key == "tests":
-            part["replay"] = [line for line in sources[:start] if not _is_test_statement(line)]
-        job, budget = _harness_job(harness, part, len(items) - start, per_test_s, limits)
+        if replay is not None:
+            part["replay"] = replay(start)
+        job, budget = _harness_job(harness, part, start, len(items) - start, per_test_s, limits)
         run = runner(job, budget)["steps"][0]
-        wall += float(run["wall_s"])
-        stdout, stderr = run["stdout"], run["stderr"]
-        crash: ExceptionInfo | None = None
-        for record in _control_records(run.get("control", "")):
-            info = record.get("exception")
-            exception = ExceptionInfo(**info) if isinstance(info, dict) else None
-            event = record.get("event")
-            if event == "setup_error":
-                setup_error = exception
-            elif event == "exception":
-                crash = exception  # the harness itself died on an uncaught exception
-            elif event == "test":
-                outcome = TestOutcome(
-                    index=int(record["index"]),
-                    source=str(record["source"]),
-                    status=Status(record["status"]),
-                    actual=record.get("actual"),
-                    expected=record.get("expected"),
-                    exception=exception,
-                    wall_s=float(record.get("wall_s", 0.0)),
-                )
-                outcomes[outcome.index] = outcome
-        if setup_error is not None:
+        collected.wall_s += float(run["wall_s"])
+        collected.stdout, collected.stderr = run["stdout"], run["stderr"]
+        accepted, setup = _accepted_records(run.get("control", ""), start, len(items) - start)
+        if setup is not None and not accepted:
+            info = setup.get("exception")
+            collected.setup_error = _exception(info) or ExceptionInfo(type="Error", message="the code did not load")
             break
-        missing = next((index for index in range(start, len(items)) if index not in outcomes), None)
+        collected.records.update(accepted)
+        missing = next((index for index in range(start, len(items)) if index not in collected.records), None)
         if missing is None:
             break
-        outcomes[missing] = TestOutcome(
-            index=missing,
-            source=sources[missing],
-            status=_killed_status(run),
-            exception=crash if crash is not None else _death_info(run),
-            wall_s=max(0.0, float(run["wall_s"]) - sum(o.wall_s for i, o in outcomes.items() if i >= start)),
-        )
+        crash = _exception_from_control(run.get("control", ""))
+        collected.records[missing] = {
+            "status": _killed_status(run).value,
+            "exception": (crash or _death_info(run) or ExceptionInfo(type="Crash", message="no result")).model_dump(),
+            "wall_s": max(0.0, float(run["wall_s"]) - sum(float(r.get("wall_s", 0.0)) for r in accepted.values())),
+            "died": True,
+        }
         start = missing + 1
-    tests = [
-        outcomes.get(index) or TestOutcome(index=index, source=source, status=Status.error, wall_s=0.0)
-        for index, source in enumerate(sources)
-    ]
-    if setup_error is not None:
-        status = Status.error
-    elif all(test.status is Status.passed for test in tests):
-        status = Status.passed
-    else:
-        status = _worst(tests)
-    return TestReport(
-        status=status,
-        tests=tests,
-        setup_error=setup_error,
-        isolation=isolation,
-        wall_s=wall,
-        stdout=stdout,
-        stderr=stderr,
-    )
+    return collected
+
+
+def _exception(info: Any) -> ExceptionInfo | None:
+    if not isinstance(info, dict):
+        return None
+    try:
+        return ExceptionInfo(
+            type=str(info.get("type", "Error"))[:200],
+            message=str(info.get("message", ""))[:2000],
+            line=info.get("line") if isinstance(info.get("line"), int) else None,
+        )
+    except ValueError:
+        return None
+
+
+def _status(value: Any) -> Status:
+    try:
+        return Status(value)
+    except ValueError:
+        return Status.error
 
 
 def _control_records(control: str) -> list[dict[str, Any]]:
@@ -367,7 +376,7 @@ def _control_records(control: str) -> list[dict[str, Any]]:
     for line in control.splitlines():
         try:
             record = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(record, dict):
             records.append(record)
@@ -397,6 +406,56 @@ def _worst(tests: list[TestOutcome]) -> Status:
     return Status.error
 
 
+def _report(
+    tests: list[TestOutcome], collected: _Collected, isolation: Isolation, extra_wall: float = 0.0
+) -> TestReport:
+    if collected.setup_error is not None:
+        status = Status.error
+    elif all(test.status is Status.passed for test in tests):
+        status = Status.passed
+    else:
+        status = _worst(tests)
+    return TestReport(
+        status=status,
+        tests=tests,
+        setup_error=collected.setup_error,
+        isolation=isolation,
+        wall_s=collected.wall_s + extra_wall,
+        stdout=collected.stdout,
+        stderr=collected.stderr,
+    )
+
+
+def _unjudged(index: int, source: str, record: dict[str, Any], *, may_pass: bool = False) -> TestOutcome | None:
+    """The outcome of a test whose record already decides it: it never reported values (a crash, a timeout, an
+    exception, a conflict). None when the record carries values to judge.
+
+    A record without values can only fail a test that is judged on values (``may_pass`` False): a "passed" there
+    is a claim the harness never makes, so it is malformed.
+    """
+    if record.get("conflict"):
+        return TestOutcome(index=index, source=source, status=Status.error, exception=CONFLICT)
+    if "probes" in record or "actual" in record:
+        return None
+    status = _status(record.get("status", "error"))
+    if status is Status.passed and not may_pass:
+        return TestOutcome(
+            index=index, source=source, status=Status.error, exception=_MALFORMED, wall_s=_seconds(record)
+        )
+    return TestOutcome(
+        index=index,
+        source=source,
+        status=status,
+        exception=_exception(record.get("exception")),
+        wall_s=_seconds(record),
+    )
+
+
+def _seconds(record: dict[str, Any]) -> float:
+    value = record.get("wall_s", 0.0)
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+
 def run_python_tests_with(
     runner: JobRunner,
     isolation: Isolation,
@@ -413,8 +472,122 @@ def run_python_tests_with(
     if reference_s is not None:
         per_test = time_limit_from_reference(reference_s)
     tests = list(tests)
-    payload = {"code": code, "setup": setup, "per_test_s": per_test, "plans": [plan_test_line(test) for test in tests]}
-    return _run_harness(runner, isolation, "tests", payload, "tests", tests, tests, per_test, limits)
+    binds = _test_plans.bindings(code, setup, tuple(t for t in tests if not _is_assert(t)))
+    plans = [_test_plans.plan_test(test, binds) for test in tests]
+    payload = {"code": code, "setup": setup, "per_test_s": per_test}
+    items = [plan.program_payload() for plan in plans]
+
+    def replay(start: int) -> list[str]:
+        return [plan.source for plan in plans[:start] if plan.kind == "statement"]
+
+    collected = _collect(runner, "tests", payload, "tests", items, per_test, limits, replay)
+    if collected.setup_error is not None:
+        failed = [TestOutcome(index=i, source=test, status=Status.error) for i, test in enumerate(tests)]
+        return _report(failed, collected, isolation)
+    outcomes: list[TestOutcome | None] = []
+    to_judge: list[tuple[int, dict[str, Any]]] = []
+    for index, plan in enumerate(plans):
+        record = collected.records.get(index, {"status": "error"})
+        outcome = _host_verdict(index, plan, record)
+        if outcome is None:
+            to_judge.append((index, record))
+        outcomes.append(outcome)
+    judge_wall = 0.0
+    if to_judge:
+        judged, judge_wall = _judge(runner, [(plans[i], record) for i, record in to_judge], binds, per_test, limits)
+        for (index, _), judged_outcome in zip(to_judge, judged):
+            outcomes[index] = judged_outcome.model_copy(update={"index": index, "source": plans[index].source})
+    final = [outcome for outcome in outcomes if outcome is not None]
+    return _report(final, collected, isolation, judge_wall)
+
+
+def _is_assert(line: str) -> bool:
+    return line.lstrip().startswith("assert")
+
+
+def _host_verdict(index: int, plan: _test_plans.TestPlan, record: dict[str, Any]) -> TestOutcome | None:
+    """A test's outcome when the host can decide it alone; None when its judge expression needs the judge process."""
+    source = plan.source
+    if plan.kind == "invalid":
+        info = ExceptionInfo(type="SyntaxError", message=plan.error)
+        return TestOutcome(index=index, source=source, status=Status.error, exception=info)
+    decided = _unjudged(index, source, record, may_pass=plan.kind == "statement")
+    if decided is not None or plan.kind == "statement":
+        if decided is None:  # a statement reports whether it raised, not values
+            return TestOutcome(index=index, source=source, status=Status.error, exception=_MALFORMED)
+        return decided
+    probes = record.get("probes")
+    if not isinstance(probes, list) or len(probes) != len(plan.probes):
+        return TestOutcome(index=index, source=source, status=Status.error, exception=_MALFORMED)
+    fast = plan.fast
+    if fast is None:
+        return None
+    reported = probes[0]
+    wall = _seconds(record)
+    if isinstance(reported, dict) and isinstance(reported.get("x"), dict):
+        raised = reported["x"]
+        status, exception = _status(raised.get("status")), _exception(raised.get("exception"))
+        return TestOutcome(index=index, source=source, status=status, exception=exception, wall_s=wall)
+    try:
+        if not isinstance(reported, dict) or "v" not in reported:
+            raise ValueError("no value was reported")
+        value = _value_codec.decode(reported["v"])
+        if fast.op in ("truth", "falsity"):
+            passed = bool(value) == (fast.op == "truth")
+            return TestOutcome(
+                index=index, source=source, status=Status.passed if passed else Status.failed,
+                actual=_value_codec.safe_repr(value), wall_s=wall,
+            )  # fmt: skip
+        left, right = (value, fast.literal) if fast.probe_on_left else (fast.literal, value)
+        passed = bool(_test_plans.COMPARISONS[fast.op](left, right))
+    except (ValueError, RecursionError, MemoryError) as exc:
+        info = ExceptionInfo(type="MalformedResult", message=str(exc)[:500])
+        return TestOutcome(index=index, source=source, status=Status.error, exception=info, wall_s=wall)
+    except Exception as exc:  # comparing plain values can still fail (e.g. '<' between str and int), as in Python
+        info = ExceptionInfo(type=type(exc).__name__, message=str(exc)[:500])
+        return TestOutcome(index=index, source=source, status=Status.error, exception=info, wall_s=wall)
+    return TestOutcome(
+        index=index, source=source, status=Status.passed if passed else Status.failed,
+        actual=_value_codec.safe_repr(left), expected=_value_codec.safe_repr(right), wall_s=wall,
+    )  # fmt: skip
+
+
+def _judge(
+    runner: JobRunner,
+    pending: list[tuple[_test_plans.TestPlan, dict[str, Any]]],
+    binds: _test_plans.Bindings,
+    per_test: float,
+    limits: Limits,
+) -> tuple[list[TestOutcome], float]:
+    """Judge assertions in a separate sandboxed process that never ran the program (see ``_test_plans.py``)."""
+    items = [
+        {**plan.judge_payload(), "index": position, "probes": record["probes"]}
+        for position, (plan, record) in enumerate(pending)
+    ]
+    payload = {"imports": list(binds.imports), "per_test_s": per_test}
+    collected = _collect(runner, "judge", payload, "items", items, per_test, limits)
+    outcomes = []
+    for position, (plan, record) in enumerate(pending):
+        verdict = collected.records.get(position, {"status": "error"})
+        if collected.setup_error is not None:
+            verdict = {"status": "error", "exception": collected.setup_error.model_dump()}
+        # (the judge process ran no program code: its verdicts, passes included, are its own)
+        outcome = _unjudged(position, plan.source, {k: v for k, v in verdict.items() if k != "actual"}, may_pass=True)
+        assert outcome is not None
+        outcomes.append(
+            outcome.model_copy(
+                update={
+                    "actual": _text_or_none(verdict.get("actual")),
+                    "expected": _text_or_none(verdict.get("expected")),
+                    "wall_s": _seconds(record),
+                }
+            )
+        )
+    return outcomes, collected.wall_s
+
+
+def _text_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def run_leetcode_with(
@@ -429,6 +602,7 @@ def run_leetcode_with(
     compare: CompareMode = "exact",
     per_test_timeout_s: float | None = None,
     reference_s: float | None = None,
+    reference_code: str | None = None,
 ) -> TestReport:
     limits = limits or Limits()
     per_test = per_test_timeout_s or limits.wall_s
@@ -438,10 +612,96 @@ def run_leetcode_with(
         return _run_compiled_leetcode(runner, isolation, code, calls, lang, method, limits, compare, per_test)
     if lang != "python":
         raise InputError(f"unknown language {lang!r} (python, cpp or java)", field="lang")
-    payload = {"code": code, "method": method, "compare": compare, "per_test_s": per_test}
-    items = [call.model_dump(mode="json") for call in calls]
-    sources = [_describe_call(method, call) for call in calls]
-    return _run_harness(runner, isolation, "leetcode", payload, "calls", items, sources, per_test, limits)
+    payload: dict[str, Any] = {"code": code, "method": method, "per_test_s": per_test}
+    if reference_code is not None:
+        kinds = _python_argument_kinds(reference_code, method)
+        if kinds is not None:
+            payload["kinds"] = kinds
+    # The calls' arguments only: expected values stay here, where the results are compared.
+    items = [{"args": call.args} for call in calls]
+    sources = [_describe_call(method or _only_public_method(code), call) for call in calls]
+    collected = _collect(runner, "leetcode", payload, "calls", items, per_test, limits)
+    if collected.setup_error is not None:
+        outcomes = [TestOutcome(index=i, source=s, status=Status.error) for i, s in enumerate(sources)]
+        return _report(outcomes, collected, isolation)
+    tests = [
+        _leetcode_outcome(index, sources[index], call, collected.records.get(index, {"status": "error"}), compare)
+        for index, call in enumerate(calls)
+    ]
+    return _report(tests, collected, isolation)
+
+
+def _leetcode_outcome(
+    index: int, source: str, call: LeetCodeCall, record: dict[str, Any], compare: CompareMode
+) -> TestOutcome:
+    decided = _unjudged(index, source, record)
+    if decided is not None:
+        return decided
+    actual = record.get("actual")
+    try:
+        actual_text = json.dumps(actual)
+    except (TypeError, ValueError, RecursionError):
+        return TestOutcome(index=index, source=source, status=Status.error, exception=_MALFORMED)
+    if call.expected is None:
+        status = Status.passed
+        expected_text = None
+    else:
+        expected_text = json.dumps(call.expected)
+        try:
+            status = Status.passed if _leetcode_matches(actual, call.expected, compare) else Status.failed
+        except RecursionError:
+            return TestOutcome(index=index, source=source, status=Status.error, exception=_MALFORMED)
+    return TestOutcome(
+        index=index, source=source, status=status, actual=actual_text, expected=expected_text, wall_s=_seconds(record)
+    )
+
+
+def _only_public_method(code: str) -> str | None:
+    """The name the harness will call when none is given: ``Solution``'s only public method (for descriptions)."""
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return None
+    for cls in tree.body:
+        if isinstance(cls, ast.ClassDef) and cls.name == "Solution":
+            public = [n.name for n in cls.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")]
+            return public[0] if len(public) == 1 else None
+    return None
+
+
+def _python_argument_kinds(reference_code: str, method: str | None) -> dict[str, str] | None:
+    """Argument name -> node kind ('list', 'tree', 'lists', 'trees' or '') from the reference solution's hints."""
+    import ast
+
+    try:
+        tree = ast.parse(reference_code)
+    except (SyntaxError, ValueError):
+        return None
+    for cls in tree.body:
+        if not (isinstance(cls, ast.ClassDef) and cls.name == "Solution"):
+            continue
+        methods = [node for node in cls.body if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")]
+        chosen = (
+            next((m for m in methods if m.name == method), None)
+            if method
+            else (methods[0] if len(methods) == 1 else None)
+        )
+        if chosen is None:
+            return None
+        return {
+            arg.arg: _node_kind(ast.unparse(arg.annotation) if arg.annotation else "") for arg in chosen.args.args[1:]
+        }
+    return None
+
+
+def _node_kind(annotation: str) -> str:
+    text = annotation.replace(" ", "").replace("typing.", "")
+    node = "tree" if "TreeNode" in text else "list" if "ListNode" in text else ""
+    if node and any(text.startswith(prefix) for prefix in ("List[", "list[", "Sequence[")):
+        return node + "s"
+    return node
 
 
 def _describe_call(method: str | None, call: LeetCodeCall) -> str:
@@ -460,19 +720,29 @@ def _run_compiled_leetcode(
     compare: CompareMode,
     per_test: float,
 ) -> TestReport:
-    """C++/Java calls: one generated program (compiled once) runs every call and prints one marked JSON line each.
+    """C++/Java calls: one generated program (compiled once) runs every call and reports each result on fd 3.
 
-    A call slower than ``per_test`` is a timeout; when the program dies, the call it was in gets the run's status
-    and the calls after it are errors (they never ran).
+    Each call's result must arrive within ``per_test`` of the previous one (the server's clock); when the program
+    dies or overruns, the call it was in gets the run's status and the calls after it are errors (they never ran).
+    A method the calls cannot be made on (its signature does not fit) is a setup error, not an exception.
     """
-    items = [call.model_dump(mode="json") for call in calls]
+    items = [{"args": call.args} for call in calls]  # no expected values in the program
     generator = _leetcode_cpp if lang == "cpp" else _leetcode_java
-    source = generator.build_program(code, items, method)
+    sources = [_describe_call(method, call) for call in calls]
+    try:
+        source = generator.build_program(code, items, method)
+    except InputError as exc:
+        info = ExceptionInfo(type="SignatureError", message=exc.message)
+        tests = [TestOutcome(index=i, source=s, status=Status.error) for i, s in enumerate(sources)]
+        return TestReport(status=Status.error, tests=tests, setup_error=info, isolation=isolation, wall_s=0.0)
     # the whole program gets every call's budget plus start-up (the JVM's included)
     run_limits = limits.model_copy(update={"wall_s": limits.wall_s + len(calls) * (per_test + 0.25), "cpu_s": None})
     job, budget = build_program_job(source, lang, "", None, run_limits)
-    outcome = outcome_from_reply(runner(job, budget), run_limits, isolation)
-    sources = [_describe_call(method, call) for call in calls]
+    run_step = job["steps"][-1]
+    run_step["control"] = True
+    run_step["results"] = {"first": 0, "count": len(calls), "per_test_s": per_test, "load_s": limits.wall_s}
+    reply = runner(job, budget)
+    outcome = outcome_from_reply(reply, run_limits, isolation)
     if outcome.status is Status.compile_error:
         message = outcome.compile_output or "compile error"
         tests = [TestOutcome(index=i, source=s, status=Status.compile_error) for i, s in enumerate(sources)]
@@ -484,33 +754,13 @@ def _run_compiled_leetcode(
             wall_s=outcome.wall_s,
             stderr=message,
         )
-    results: dict[int, tuple[float, str]] = {}
-    for line in outcome.stdout.splitlines():
-        if line.startswith(_leetcode_cpp.MARKER + " "):
-            parts = line.split(" ", 3)
-            if len(parts) == 4:
-                results[int(parts[1])] = (float(parts[2]) / 1000.0, parts[3])
+    run = reply["steps"][-1]
+    accepted, _ = _accepted_records(run.get("control", ""), 0, len(calls))
     tests = []
     for index, (call, text) in enumerate(zip(calls, sources)):
-        if index in results:
-            wall, actual_json = results[index]
-            try:
-                actual = json.loads(actual_json)
-            except ValueError:
-                actual = actual_json
-            status = Status.passed
-            expected = None
-            if wall > per_test:
-                status = Status.timeout
-            elif call.expected is not None:
-                expected = json.dumps(call.expected)
-                status = Status.passed if _leetcode_matches(actual, call.expected, compare) else Status.failed
-            tests.append(
-                TestOutcome(
-                    index=index, source=text, status=status, actual=json.dumps(actual), expected=expected, wall_s=wall
-                )
-            )
-        elif index == len(results):
+        if index in accepted:
+            tests.append(_leetcode_outcome(index, text, call, accepted[index], compare))
+        elif index == len(accepted):
             died = outcome.status if outcome.status is not Status.passed else Status.error
             info = ExceptionInfo(type="Crash", message=(outcome.stderr.strip()[-500:] or f"status {died.value}"))
             tests.append(TestOutcome(index=index, source=text, status=died, exception=info, wall_s=outcome.wall_s))

@@ -1,26 +1,39 @@
-"""The sandbox server: a long-lived process that forks one limited child per program.
+"""The sandbox server: a long-lived process that forks one job worker per job and one limited child per program.
 
 This file runs as a script under the *system* Python (``/usr/bin/python3 -I -S``), usually inside bubblewrap, so it
 imports nothing but the standard library and stays compatible with Python 3.8+. The host (``_pool.py``) starts one
-server per worker and sends it jobs as JSON lines on stdin; each answer is one JSON line on stdout.
+server per pool slot and sends it jobs as JSON lines on stdin; each answer is one JSON line on stdout.
 
 Why a server: starting a Python interpreter costs tens of milliseconds, while forking an already running one costs
 about one. Every program still gets a process of its own: the forked child moves into a fresh session (so the whole
 group can be killed), sets its rlimits, drops to an unprivileged uid, gets a fresh work directory and runs there with
 an empty environment. Python programs run in the forked interpreter itself; C++, Java and compilers are exec'd.
 
+Why a worker per job: a program forked from a process inherits a copy of that process's memory, freed parts
+included. The server itself therefore never reads a job: it forks a worker, which reads one job, runs its steps
+(forking the programs from itself), answers and exits. So a program can find in its memory only its own job, never
+an earlier program's code, outputs or a judge's expected values. The worker is forked while the host is still
+reading the previous answer, so this costs little.
+
+What a program cannot do: reach the network (bubblewrap's empty network namespace), see the host's files (bubblewrap
+binds only the toolchains, read-only, on an empty root; see ``_isolation.py``), create namespaces, trace or read
+another process's memory (a seccomp filter installed in the server, inherited by everything below it), or touch the
+server (it runs as another uid, or, where it cannot, the server is not dumpable and the filter forbids ptrace). What
+a program reports about itself is never a verdict: see ``_test_plans.py``.
+
 A job is a list of steps (for example: compile, then run) that share one work directory, which is removed afterwards.
-After every step all processes of the run's uid are killed, so nothing a program starts outlives it.
+After every step all processes of the run's uid are killed, so nothing a program starts outlives it. Harness steps
+name how many results they owe and the budget of each: the worker stops a step when the next result has not arrived
+within its budget (counted from the previous result's arrival, a clock the program cannot move).
 
 What a run costs, and what keeps it low (measured; see ``bench/sandbox.py``): after a fork every page either process
 writes first is copied, several microseconds each on a VM, and a Python child touches a few hundred; so whatever can
 be prepared before the fork is (the limits, HOME and TMPDIR through a fixed work directory path, the child's stdio
-objects and ``__main__`` module), and after forking the server first waits for the child before it builds its own
-bookkeeping. The server is a child subreaper, so whatever a program leaves behind is reparented to it and one read of
-its own children list tells whether a kill sweep is needed (no /proc scan per run). Harness payloads travel inside
-the job instead of as a file the child must write and parse, and the host splits assert lines into their two sides
-(so the child needs no ``ast`` objects). The control channel is read when the server wakes for another reason or
-every ``CONTROL_POLL_S`` (harness events carry their own timestamps), so a test does not cost a wake-up.
+objects and ``__main__`` module), and after forking the worker first waits for the child before it builds its own
+bookkeeping. The worker is a child subreaper, so whatever a program leaves behind is reparented to it and one read of
+its own children list tells whether a kill sweep is needed (no /proc scan per run). Payloads travel inside the job
+instead of as a file the child must write and parse. The control channel is read when the worker wakes for another
+reason or every ``CONTROL_POLL_S``, so a test does not cost a wake-up.
 """
 
 from __future__ import annotations
@@ -47,6 +60,7 @@ import select
 import shutil
 import signal
 import string  # noqa: F401
+import struct
 import sys
 import time
 import traceback
@@ -54,12 +68,13 @@ import types
 import typing  # noqa: F401
 from typing import Any
 
-CONTROL_FD = 3  # Python children report structured results (exception info, harness outcomes) on this descriptor
+CONTROL_FD = 3  # programs' harnesses report results (probe values, call results, exceptions) on this descriptor
 READ_CHUNK = 65536
 CONTROL_LIMIT = 64_000_000
 CLONE_NEWNET = 0x40000000
 HARD_GRACE_S = 0.5  # after a test's own alarm should have fired
-HARNESS_MODULES = {"tests": "_dt_harness", "leetcode": "_dt_leetcode"}  # copied next to this script by the host
+# copied next to this script by the host, imported at start-up (the codec first: the harnesses import it)
+HARNESS_MODULES = {"codec": "_dt_codec", "tests": "_dt_harness", "leetcode": "_dt_leetcode", "judge": "_dt_judge"}
 BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 CONTROL_POLL_S = 0.05  # how long harness events may wait in the control pipe before the server looks at them
 CONTROL_PIPE_BYTES = 1 << 20  # room for the events written between two looks, so the child never waits on us
@@ -67,8 +82,12 @@ F_SETPIPE_SZ = 1031
 PR_SET_CHILD_SUBREAPER = 36
 REAP_WAIT_S = 2.0  # how long killed leftovers may take to die before the server moves on (they are reaped later)
 KILL_REPEAT_S = 0.05  # between two sweeps over the run's uid while leftovers are still alive
+PR_SET_DUMPABLE = 4
+PR_SET_NO_NEW_PRIVS = 38
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
+EXIT_NO_MORE_JOBS = 3  # a worker that found the host's end of stdin closed
 _libc = ctypes.CDLL(None, use_errno=True)
-CHILDREN_FILE = f"/proc/self/task/{os.getpid()}/children"
 
 
 def _limit(seconds: float) -> int:
@@ -87,12 +106,14 @@ def _try_unshare_net() -> None:
 class Server:
     """Reads jobs, runs their steps in forked children, answers with one JSON line per job."""
 
-    def __init__(self, workroot: str, uid: int) -> None:
+    def __init__(self, workroot: str, uid: int, isolated: bool) -> None:
         self.workroot = workroot
         # One path, made anew (empty) for every job and removed after it: jobs on a server run one at a time, and a
         # fixed path lets HOME and TMPDIR be set once in the server's environment instead of in every child.
         self.workdir = os.path.join(workroot, "run")
         self.uid = uid  # -1: we are not root and cannot switch users
+        # Writable places outside the work directory a program of this uid could leave files in for a later job.
+        self.scratch = [workroot, *(("/tmp", "/dev/shm") if isolated else ())]
         self.child_stdio = _prepare_child_stdio()
         self.child_main = _prepare_child_main(os.path.join(self.workdir, "main.py"))
         # Held so that a child replacing them in sys does not free them: tearing down objects costs it page faults.
@@ -141,12 +162,18 @@ class Server:
         if extra_env:
             os.environ.update(extra_env)
 
-    def _child_exec(self, step: dict[str, Any]) -> None:
+    def _child_exec(self, step: dict[str, Any], control_w: int) -> None:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
         argv = [str(a) for a in step["argv"]]
         try:
-            os.closerange(3, 1 << 16)
+            if step.get("control"):
+                # a compiled harness reports its results on fd 3, as the Python harnesses do
+                os.dup2(control_w, CONTROL_FD)
+                os.set_inheritable(CONTROL_FD, True)
+                os.closerange(CONTROL_FD + 1, 1 << 16)
+            else:
+                os.closerange(3, 1 << 16)
             os.execvpe(argv[0], argv, dict(os.environ))
         except OSError as exc:
             os.write(2, (f"cannot run {argv[0]}: {exc}\n").encode())
@@ -214,7 +241,7 @@ class Server:
         give_up = time.monotonic() + REAP_WAIT_S
         last_sweep = -KILL_REPEAT_S
         while True:
-            leftovers = self._leftover_children()
+            leftovers = _leftover_children()
             now = time.monotonic()
             if not leftovers or now > give_up:
                 return  # (what is stuck in the kernel is reaped after a later run)
@@ -236,18 +263,6 @@ class Server:
                 os._exit(1)
             os._exit(0)
         os.waitpid(helper, 0)
-
-    def _leftover_children(self) -> list[int]:
-        """Live children of the server (only a run's leftovers, between runs); dead ones are reaped on the way."""
-        live = []
-        for pid in _children():
-            try:
-                reaped, _ = os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                continue
-            if reaped == 0:
-                live.append(pid)
-        return live
 
     def run_step(self, step: dict[str, Any]) -> dict[str, Any]:
         stdin_text = str(step.get("stdin") or "")
@@ -273,11 +288,14 @@ class Server:
                 os.close(out_r)
                 os.close(err_r)
                 os.close(ctl_r)
+                if step.get("control") and self.uid >= 0:
+                    # a JVM reopens the channel as /proc/self/fd/3, which checks the pipe's owner
+                    os.fchown(ctl_w, self.uid, self.uid)
                 self._child_setup(step, limits, stdin_path, out_w, err_w)
                 if is_python:
                     self._child_python(step, ctl_w)
                 else:
-                    self._child_exec(step)
+                    self._child_exec(step, ctl_w)
             except BaseException as exc:
                 try:
                     os.write(2, (f"sandbox setup failed: {exc!r}\n").encode())
@@ -311,10 +329,9 @@ class Server:
         timed_out = output_limited = exited = False
         status = 0
         rusage: Any = None
-        # A harness announces each test with its start time and budget on the control channel; a test that outlives
-        # it (in code its own alarm cannot interrupt) ends the run here, and the host continues with the next test.
-        test_deadline: float | None = None
-        control_seen = 0
+        # A harness step owes a number of results, each within its budget of the previous one; a test that outlives
+        # it (in code its own alarm cannot interrupt) ends the run here, and the host continues after it.
+        clock = ResultClock(step["results"], started) if step.get("results") else None
         while True:
             for fd in readable:
                 if fd == pidfd:
@@ -337,9 +354,10 @@ class Server:
                 break
             if control_open and not exited:  # (once the program is over, _drain reads the rest)
                 control_open = _read_available(ctl_r, buffers[ctl_r], CONTROL_LIMIT, truncated)
-                test_deadline, control_seen = _track_tests(buffers[ctl_r], control_seen, test_deadline)
+                if clock is not None:
+                    clock.update(buffers[ctl_r], time.monotonic())
             now = time.monotonic()
-            limit = min(deadline, test_deadline) if test_deadline is not None else deadline
+            limit = min(deadline, clock.deadline) if clock is not None and clock.deadline is not None else deadline
             if now >= limit:
                 timed_out = not exited
                 break
@@ -448,42 +466,95 @@ class Server:
         finally:
             os.close(fd)
 
-    def serve(self) -> None:
-        inp = sys.stdin.buffer
-        out = sys.stdout.buffer
-        out.write(b'{"ready": true}\n')
-        out.flush()
-        for line in inp:
-            if not line.strip():
-                continue
+    def serve(self, filtered: bool) -> None:
+        """Fork a worker for the next job, wait for it, clean up after it; until the host closes our stdin."""
+        _write_all(1, (json.dumps({"ready": True, "syscall_filter": filtered}) + "\n").encode("utf-8"))
+        while True:
+            pid = os.fork()
+            if pid == 0:
+                code = 1
+                try:
+                    code = self._work_one()
+                finally:
+                    os._exit(code)
+            _, status = os.waitpid(pid, 0)
+            if os.WIFEXITED(status) and os.WEXITSTATUS(status) == EXIT_NO_MORE_JOBS:
+                return
+            if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
+                how = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit {os.WEXITSTATUS(status)}"
+                _write_all(1, (json.dumps({"error": f"the job's worker died ({how})"}) + "\n").encode("utf-8"))
+            self._after_worker()
+
+    def _work_one(self) -> int:
+        """The worker: read one job, run it, answer, exit (see the module docstring)."""
+        global CHILDREN_FILE
+        CHILDREN_FILE = f"/proc/self/task/{os.getpid()}/children"
+        if _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER) failed")
+        line = _read_line(0)
+        if line is None:
+            return EXIT_NO_MORE_JOBS
+        try:
+            reply = self.run_job(json.loads(line))
+        except Exception as exc:
+            reply = {"error": f"{type(exc).__name__}: {exc}"}
+        _write_all(1, json.dumps(reply).encode("utf-8") + b"\n")
+        return 0
+
+    def _after_worker(self) -> None:
+        """Kill whatever a job left behind (reparented to the server when its worker exited) and empty the shared
+        scratch folders, so the next job starts from the same state."""
+        global CHILDREN_FILE
+        CHILDREN_FILE = f"/proc/self/task/{os.getpid()}/children"
+        self._kill_leftovers()
+        for folder in self.scratch:
             try:
-                reply = self.run_job(json.loads(line))
-            except Exception as exc:
-                reply = {"error": f"{type(exc).__name__}: {exc}"}
-            out.write(json.dumps(reply).encode("utf-8") + b"\n")
-            out.flush()
+                entries = os.listdir(folder)
+            except OSError:
+                continue
+            for name in entries:
+                path = os.path.join(folder, name)
+                if path != self.workroot and not self.workroot.startswith(path + os.sep):
+                    _remove_tree(path) if os.path.isdir(path) and not os.path.islink(path) else _unlink(path)
 
 
-def _track_tests(control: bytearray, seen: int, deadline: float | None) -> tuple[float | None, int]:
-    """Follow harness start/finish events in the control stream; returns the running test's hard deadline.
+class ResultClock:
+    """When a harness step's next result is due: each within its budget of the previous one's arrival.
 
-    A start event carries the child's own ``time.monotonic()`` (the same clock as ours), so reading it late does not
-    move the deadline.
+    The clock is this process's, reading the control channel at least every ``CONTROL_POLL_S`` while the program
+    runs; the program can neither move it nor buy time with look-alike records (only the next index in order counts,
+    and a ``loaded`` record can only bring the first deadline forward).
     """
-    end = control.rfind(b"\n")
-    if end < seen:
-        return deadline, seen
-    for line in bytes(control[seen:end]).split(b"\n"):
-        if b'"event": "start"' in line:
-            try:
-                event = json.loads(line)
-                at = min(float(event.get("at", time.monotonic())), time.monotonic())
-                deadline = at + float(event["budget"]) + HARD_GRACE_S
-            except (ValueError, KeyError, TypeError, AttributeError):
+
+    def __init__(self, spec: dict[str, Any], started: float) -> None:
+        self.next = int(spec["first"])
+        self.end = self.next + int(spec["count"])
+        self.budget = float(spec["per_test_s"]) + HARD_GRACE_S
+        self.deadline: float | None = started + float(spec["load_s"]) + self.budget if self.next < self.end else None
+        self.seen = 0
+
+    def update(self, control: bytearray, now: float) -> None:
+        end = control.rfind(b"\n")
+        if end < self.seen:
+            return
+        for line in bytes(control[self.seen : end]).split(b"\n"):
+            if self.deadline is None:
+                break
+            if b'"event"' not in line:
                 continue
-        elif b'"event": "test"' in line:
-            deadline = None
-    return deadline, end + 1
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(record, dict):
+                continue
+            event = record.get("event")
+            if event == "loaded":
+                self.deadline = min(self.deadline, now + self.budget)
+            elif event == "test" and record.get("index") == self.next:
+                self.next += 1
+                self.deadline = now + self.budget if self.next < self.end else None
+        self.seen = end + 1
 
 
 def _read_available(fd: int, buffer: bytearray, cap: int, truncated: dict[int, bool]) -> bool:
@@ -534,8 +605,48 @@ def _prepare_child_main(filename: str) -> types.ModuleType:
     return main
 
 
+CHILDREN_FILE = f"/proc/self/task/{os.getpid()}/children"
+
+
+def _leftover_children() -> list[int]:
+    """Live children of this process (only a run's leftovers, between runs); dead ones are reaped on the way."""
+    live = []
+    for pid in _children():
+        try:
+            reaped, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            continue
+        if reaped == 0:
+            live.append(pid)
+    return live
+
+
+def _read_line(fd: int) -> bytes | None:
+    """One line from ``fd`` without reading past it (the host sends one job and waits); None at end of file."""
+    chunks = []
+    while True:
+        chunk = os.read(fd, READ_CHUNK)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        if chunk.endswith(b"\n"):
+            return b"".join(chunks)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    while data:
+        data = data[os.write(fd, data) :]
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
 def _children() -> list[int]:
-    """Pids of this (single-threaded) server's children, zombies included."""
+    """Pids of this (single-threaded) process's children, zombies included."""
     fd = os.open(CHILDREN_FILE, os.O_RDONLY)
     try:
         data = os.read(fd, 1 << 20)
@@ -618,26 +729,122 @@ def _report_exception(exc: BaseException, filename: str) -> None:
         pass
 
 
+# ---- the system-call filter ---------------------------------------------------------------------------------------
+
+# Calls no program needs and that widen what it can reach: new namespaces (a user namespace would give it root
+# powers over fresh mounts), tracing or reading other processes, loading kernel code, mounting, io_uring and the
+# other interfaces where kernel exploits usually start. Numbers per architecture, from the kernel's syscall tables.
+_DENIED_CALLS = (
+    "unshare", "setns", "ptrace", "process_vm_readv", "process_vm_writev", "bpf", "perf_event_open", "userfaultfd",
+    "keyctl", "add_key", "request_key", "io_uring_setup", "mount", "umount2", "pivot_root", "kexec_load",
+    "init_module", "finit_module", "delete_module",
+)  # fmt: skip
+_SYSCALLS = {
+    "x86_64": (0xC000003E, {
+        "unshare": 272, "setns": 308, "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "bpf": 321,
+        "perf_event_open": 298, "userfaultfd": 323, "keyctl": 250, "add_key": 248, "request_key": 249,
+        "io_uring_setup": 425, "mount": 165, "umount2": 166, "pivot_root": 155, "kexec_load": 246,
+        "init_module": 175, "finit_module": 313, "delete_module": 176, "clone": 56, "clone3": 435,
+    }),
+    "aarch64": (0xC00000B7, {
+        "unshare": 97, "setns": 268, "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "bpf": 280,
+        "perf_event_open": 241, "userfaultfd": 282, "keyctl": 219, "add_key": 217, "request_key": 218,
+        "io_uring_setup": 425, "mount": 40, "umount2": 39, "pivot_root": 41, "kexec_load": 104,
+        "init_module": 105, "finit_module": 273, "delete_module": 106, "clone": 220, "clone3": 435,
+    }),
+}  # fmt: skip
+_CLONE_NAMESPACE_FLAGS = 0x7E020000  # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
+_X32_SYSCALL_BIT = 0x40000000
+_BPF_LD_W_ABS, _BPF_JEQ_K, _BPF_JGE_K, _BPF_JSET_K, _BPF_RET_K = 0x20, 0x15, 0x35, 0x45, 0x06
+_RET_ALLOW, _RET_ERRNO = 0x7FFF0000, 0x00050000
+_EPERM, _ENOSYS = 1, 38
+
+
+def _filter_program(machine: str) -> bytes | None:
+    """The classic-BPF seccomp program for this architecture (None where we have no syscall table).
+
+    Other ABIs on the same kernel (i386 through ``int 0x80``, x32) are refused outright, so numbers cannot be
+    smuggled past the table. ``clone3`` answers ENOSYS (its flags are out of the filter's reach), and the C library
+    then falls back to ``clone``, whose namespace flags are checked.
+    """
+    if machine not in _SYSCALLS:
+        return None
+    arch, numbers = _SYSCALLS[machine]
+    program: list[list[Any]] = []
+    labels: dict[str, int] = {}
+
+    def add(code: int, k: int, jt: str | None = None, jf: str | None = None) -> None:
+        program.append([code, jt, jf, k])
+
+    add(_BPF_LD_W_ABS, 4)  # seccomp_data.arch
+    add(_BPF_JEQ_K, arch, jt="native", jf="deny")
+    labels["native"] = len(program)
+    add(_BPF_LD_W_ABS, 0)  # seccomp_data.nr
+    if machine == "x86_64":
+        add(_BPF_JGE_K, _X32_SYSCALL_BIT, jt="deny")
+    for name in _DENIED_CALLS:
+        add(_BPF_JEQ_K, numbers[name], jt="deny")
+    add(_BPF_JEQ_K, numbers["clone"], jt="clone")
+    add(_BPF_JEQ_K, numbers["clone3"], jt="nosys")
+    add(_BPF_RET_K, _RET_ALLOW)
+    labels["clone"] = len(program)
+    add(_BPF_LD_W_ABS, 16)  # the low half of args[0]: clone's flags
+    add(_BPF_JSET_K, _CLONE_NAMESPACE_FLAGS, jt="deny")
+    add(_BPF_RET_K, _RET_ALLOW)
+    labels["deny"] = len(program)
+    add(_BPF_RET_K, _RET_ERRNO | _EPERM)
+    labels["nosys"] = len(program)
+    add(_BPF_RET_K, _RET_ERRNO | _ENOSYS)
+    encoded = []
+    for index, (code, jt, jf, k) in enumerate(program):
+        true_offset = labels[jt] - index - 1 if jt else 0
+        false_offset = labels[jf] - index - 1 if jf else 0
+        encoded.append(struct.pack("HBBI", code, true_offset, false_offset, k))
+    return b"".join(encoded)
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def install_syscall_filter() -> bool:
+    """Forbid the calls above for this process and everything it will start; False where no table exists."""
+    program = _filter_program(os.uname().machine)
+    if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
+    if program is None:
+        return False
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = _SockFprog(len(program) // 8, ctypes.addressof(buffer))
+    if _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.c_void_p(ctypes.addressof(fprog)), 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP) failed")
+    return True
+
+
 def main(argv: list[str]) -> None:
     workroot, uid, unshare_net = argv[1], int(argv[2]), argv[3] == "1"
+    isolated = len(argv) > 4 and argv[4] == "1"  # inside bubblewrap: /tmp and /dev/shm are the sandbox's own
     sys.path.insert(0, os.path.dirname(os.path.abspath(argv[0])))
     for module in HARNESS_MODULES.values():
         __import__(module)
     os.chmod(workroot, 0o711)
-    if os.getuid() == 0 and os.path.ismount("/tmp") and workroot.startswith("/tmp/"):
-        os.chmod("/tmp", 0o711)  # inside bubblewrap /tmp is our own tmpfs: children may only use their work dir
+    if isolated and os.getuid() == 0:
+        os.chmod("/tmp", 0o711)  # our own tmpfs: children may only use their work dir
     # Whatever a run leaves behind is reparented to us rather than to init, so _kill_run can see it cheaply.
     if _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER) failed")
     if unshare_net:
         _try_unshare_net()
-    server = Server(workroot, uid)
+    filtered = install_syscall_filter()
+    # Not dumpable: a program running as our own uid (no root here) can neither trace us nor open /proc/<us>/fd.
+    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    server = Server(workroot, uid, isolated)
     os.environ.clear()
     os.environ.update({**BASE_ENV, "HOME": server.workdir, "TMPDIR": server.workdir})
     # Everything imported so far lives as long as the server: keep the collector off those pages in every child.
     gc.collect()
     gc.freeze()
-    server.serve()
+    server.serve(filtered)
 
 
 if __name__ == "__main__":

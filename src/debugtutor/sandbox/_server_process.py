@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from debugtutor.errors import SandboxError
-from debugtutor.sandbox._isolation import prepare_host_dir, server_command
+from debugtutor.sandbox._isolation import ServerAccount, prepare_host_dir, server_account, server_command
 from debugtutor.sandbox._models import Isolation
 
 START_TIMEOUT_S = 30.0
@@ -25,12 +25,16 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 class ServerProcess:
     """One running server (inside bubblewrap or not); used by one thread at a time."""
 
-    def __init__(self, isolation: Isolation, uid: int) -> None:
+    def __init__(self, isolation: Isolation, uid: int, account: ServerAccount | None = None) -> None:
         self.isolation = isolation
         self.uid = uid
+        self.account = account or server_account()
         self.host_dir = Path(tempfile.mkdtemp(prefix="debugtutor-sandbox-"))
-        prepare_host_dir(self.host_dir)
-        command, env = server_command(isolation, self.host_dir, uid)
+        prepare_host_dir(self.host_dir, uid if self.account.is_root else self.account.uid)
+        command, env = server_command(isolation, self.host_dir, uid, self.account)
+        switch_user = self.account.uid != os.getuid()
+        if switch_user:  # the server's own work root, for the rlimits level (bubblewrap mounts a tmpfs over it)
+            os.chown(self.host_dir / "work", self.account.uid, self.account.gid)
         try:
             self.process = subprocess.Popen(
                 command,
@@ -39,6 +43,10 @@ class ServerProcess:
                 stderr=subprocess.DEVNULL,
                 env=env,
                 start_new_session=True,
+                user=self.account.uid if switch_user else None,
+                group=self.account.gid if switch_user else None,
+                extra_groups=[] if switch_user else None,
+                cwd=self.host_dir if switch_user else None,
             )
         except OSError as exc:
             shutil.rmtree(self.host_dir, ignore_errors=True)
@@ -48,6 +56,7 @@ class ServerProcess:
         if not ready.get("ready"):
             self.close()
             raise SandboxError(f"the sandbox server did not start: {ready}")
+        self.syscall_filter = bool(ready.get("syscall_filter"))
 
     @property
     def alive(self) -> bool:
@@ -83,7 +92,14 @@ class ServerProcess:
                 raise SandboxError("the sandbox server exited unexpectedly")
             self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
-        reply: dict[str, Any] = json.loads(line)
+        try:
+            reply = json.loads(line)
+        except ValueError as exc:
+            self.close()
+            raise SandboxError(f"the sandbox server sent a malformed answer: {exc}") from exc
+        if not isinstance(reply, dict):
+            self.close()
+            raise SandboxError("the sandbox server sent a malformed answer")
         return reply
 
     def rss_bytes(self) -> int:
@@ -91,8 +107,20 @@ class ServerProcess:
         return sum(_rss_bytes(pid) for pid in _process_tree(self.process.pid))
 
     def cpu_seconds(self) -> float:
-        """CPU time used so far by the server's processes and by every program they have reaped."""
-        return sum(_cpu_seconds(pid) for pid in _process_tree(self.process.pid))
+        """CPU time used so far by the server's processes and by every program they have reaped.
+
+        A job's worker exits right after its answer, and its time moves into the server's count when the server
+        reaps it: a reading that straddles that moment would miss or double it, so the tree is read until it is the
+        same before and after."""
+        total = 0.0
+        for _ in range(100):
+            before = _process_tree(self.process.pid)
+            times = [_cpu_seconds(pid) for pid in before]
+            total = sum(value or 0.0 for value in times)
+            if None not in times and _process_tree(self.process.pid) == before:
+                return total
+            time.sleep(0.005)  # a worker that exited but is not reaped yet shows no times: wait for the reap
+        return total
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -139,11 +167,15 @@ def _rss_bytes(pid: int) -> int:
     return int(fields[1]) * PAGE_BYTES
 
 
-def _cpu_seconds(pid: int) -> float:
+def _cpu_seconds(pid: int) -> float | None:
+    """The process's CPU time and its reaped children's; 0 when it is gone, None while it is a zombie."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return 0.0
-    # utime, stime, cutime, cstime: fields 14-17, counted after the parenthesised command name (which may hold spaces)
+    # state is field 3; utime, stime, cutime, cstime fields 14-17, counted after the parenthesised command name
+    # (which may hold spaces)
     fields = stat.rsplit(")", 1)[1].split()
+    if fields[0] == "Z":
+        return None
     return sum(int(value) for value in fields[11:15]) / CLOCK_TICKS
