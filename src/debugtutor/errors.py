@@ -74,6 +74,17 @@ class CacheMissError(ModelError):
     """A response was not in the cache and ``--cache-only`` forbids calling the model."""
 
 
+class StopRunError(DebugtutorError):
+    """Raised inside one item when going on with the run is pointless (the model keeps failing): the runner records
+    the item, starts no further items, and ends the run as failed with this message as the reason. Exit code 1."""
+
+    exit_code = 1
+
+
+class ModelUnavailableError(ModelError, StopRunError):
+    """A model's recent calls all failed, so the back-end stopped calling it (its circuit breaker is open)."""
+
+
 class SandboxError(DebugtutorError):
     """The sandbox itself could not run (not the program inside it failing). Exit code 1."""
 

@@ -232,7 +232,7 @@ def test_api_key_is_sent_as_bearer_token(loopback: LoopbackServer, monkeypatch: 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     monkeypatch.setenv("OPENAI_BASE_URL", loopback.base_url)
     response = get_model("openai:gpt-4o-mini", cache="no-cache").generate_sync("hi")
-    assert response.model == "openai:gpt-4o-mini"
+    assert response.model == f"openai:gpt-4o-mini@{loopback.base_url}"  # the server $OPENAI_BASE_URL named
     assert loopback.requests == 1
 
 

@@ -95,7 +95,7 @@ def test_bad_script_files_name_the_file(tmp_path: Path, content: str, expected: 
 
 
 def test_missing_script_file(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="not found"):
+    with pytest.raises(InputError, match="no such file"):
         get_model(f"scripted:{tmp_path / 'absent.json'}")
 
 

@@ -19,19 +19,14 @@ from rich.table import Table
 from debugtutor.analysis.engine import AnalysisBudget, AnalysisReport, analyze
 from debugtutor.analysis.execution import split_unit_tests
 from debugtutor.console import emit_json, state, stdout
-from debugtutor.errors import InputError
+from debugtutor.errors import InputError, read_text
 from debugtutor.socratic.sections import parse_sections, strip_line_numbers
 
 _NUMBERED = re.compile(r"^\d+\.")
 
 
 def _read(path: Path, what: str) -> str:
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise InputError(f"cannot read {what}: {exc.strerror}", path=str(path)) from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{what} is not UTF-8 text", path=str(path)) from exc
+    return read_text(path)
 
 
 def program_text(text: str) -> str:

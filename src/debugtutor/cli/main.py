@@ -105,6 +105,15 @@ def main(argv: list[str] | None = None) -> None:
         code = app(args=args, standalone_mode=False, prog_name="debugtutor")
         if isinstance(code, int) and code:
             sys.exit(code)
+        from debugtutor.runs.cli_options import describe_incomplete, incomplete_runs
+
+        incomplete = incomplete_runs()
+        if incomplete:
+            for result in incomplete:
+                stderr.print(
+                    f"[red]error:[/red] {escape(describe_incomplete(result))}", highlight=False, soft_wrap=True
+                )
+            sys.exit(1)
     except _Exit as exc:
         sys.exit(getattr(exc, "exit_code", 0))
     except _Abort:

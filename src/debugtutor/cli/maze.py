@@ -13,7 +13,7 @@ from pathlib import Path
 import typer
 
 from debugtutor.console import emit_json, log, state, stdout
-from debugtutor.errors import InputError
+from debugtutor.errors import InputError, read_text
 from debugtutor.maze import (
     LOOP_BLOCKS,
     MazeTask,
@@ -44,7 +44,7 @@ def load_program(code: str) -> Program:
     source: str | None = None
     text = code
     if path.is_file():
-        source, text = str(path), path.read_text(encoding="utf-8")
+        source, text = str(path), read_text(path)
     try:
         return parse_program(text, source=source)
     except ProgramSyntaxError as text_error:

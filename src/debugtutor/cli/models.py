@@ -6,8 +6,9 @@ import typer
 from rich.table import Table
 
 from debugtutor import console
+from debugtutor.cli.options import ModelOptions, with_model_options
 from debugtutor.errors import InputError
-from debugtutor.llm import CachePolicy, GenerationSettings, get_model, providers
+from debugtutor.llm import CachePolicy, GenerationSettings, providers
 from debugtutor.llm.hf_backend import SMOLLM2_INSTALL, smollm2_gguf_path
 
 app = typer.Typer(help="Model back-ends: list providers and spec syntax, try a model.", no_args_is_help=True)
@@ -54,29 +55,30 @@ def list_models(json_output: bool = JSON_OPTION) -> None:
         console.stdout.print(f"alias {alias['alias']} -> {where}", highlight=False, soft_wrap=True)
 
 
+_DEFAULT_MODEL_OPTIONS = ModelOptions()  # (replaced by the user's options: see with_model_options)
+
+
 @app.command("try")
+@with_model_options
 def try_model(
     spec: str = typer.Argument(..., help="Model spec, e.g. openai:gpt-4o-mini, hf:PATH, local:smollm2."),
     prompt: str = typer.Argument(..., help="The user message to send."),
     system: str | None = typer.Option(None, "--system", help="A system message sent before the prompt."),
     n: int = typer.Option(1, "--n", min=1, help="How many completions."),
-    temperature: float = typer.Option(0.0, "--temperature", min=0.0, max=2.0, help="0 is greedy."),
     top_p: float = typer.Option(1.0, "--top-p", min=0.0, max=1.0),
-    max_tokens: int = typer.Option(256, "--max-tokens", min=1),
     seed: int | None = typer.Option(None, "--seed"),
     stop: list[str] | None = typer.Option(None, "--stop", help="A stop string (repeat for several)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the response cache."),
     cache_only: bool = typer.Option(False, "--cache-only", help="Answer from the cache only; fail on a miss."),
     json_output: bool = JSON_OPTION,
+    model_options: ModelOptions = _DEFAULT_MODEL_OPTIONS,
 ) -> None:
     """Send one prompt to a model and print its completions (with usage, latency and whether it was cached)."""
     if no_cache and cache_only:
         raise InputError("--no-cache and --cache-only exclude each other", field="--cache-only")
     policy = CachePolicy.NO_CACHE if no_cache else CachePolicy.CACHE_ONLY if cache_only else None
-    settings = GenerationSettings(
-        n=n, temperature=temperature, top_p=top_p, max_tokens=max_tokens, stop=tuple(stop) if stop else None, seed=seed
-    )
-    model = get_model(spec, cache=policy)
+    settings = GenerationSettings(n=n, top_p=top_p, max_tokens=256, stop=tuple(stop) if stop else None, seed=seed)
+    model = model_options.resolve(spec, cache=policy)
     response = model.generate_sync(prompt, settings, system=system)
     if json_output:
         console.emit_json(response.model_dump(mode="json"))

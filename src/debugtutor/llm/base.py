@@ -16,11 +16,14 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from debugtutor.errors import CacheMissError, InputError, ModelError
+from debugtutor.console import warn
+from debugtutor.errors import CacheMissError, InputError, ModelError, ModelUnavailableError
 from debugtutor.llm.cache import CachedCompletion, CachePolicy, ResponseCache, sample_keys
 from debugtutor.llm.types import ChatMessage, GenerationSettings, ModelResponse, Prompt, Usage, as_messages
 
 DEFAULT_CONCURRENCY = 32
+DEFAULT_STOP_AFTER_FAILURES = 8
+"""Calls in a row that may fail (each after its retries) before a back-end stops calling its model."""
 
 T = TypeVar("T")
 
@@ -53,6 +56,35 @@ class PerLoop(Generic[T]):
     def values(self) -> list[T]:
         with self._lock:
             return list(self._by_loop.values())
+
+
+class CircuitBreaker:
+    """Counts calls that failed in a row; once ``threshold`` have, every later call fails at once.
+
+    A dead or hung server otherwise costs every remaining item its full timeouts and retries. One success closes
+    the count again; a threshold of 0 never opens.
+    """
+
+    def __init__(self, threshold: int) -> None:
+        if threshold < 0:
+            raise InputError(f"the failure threshold must be 0 or more, got {threshold}", field="stop_after_failures")
+        self.threshold = threshold
+        self.failures_in_a_row = 0
+        self.last_failure = ""
+        self._lock = threading.Lock()
+
+    @property
+    def is_open(self) -> bool:
+        return self.threshold > 0 and self.failures_in_a_row >= self.threshold
+
+    def succeeded(self) -> None:
+        with self._lock:
+            self.failures_in_a_row = 0
+
+    def failed(self, message: str) -> None:
+        with self._lock:
+            self.failures_in_a_row += 1
+            self.last_failure = message
 
 
 def run_sync(coroutine_factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
@@ -97,6 +129,33 @@ class ModelBackend(ABC):
         self.concurrency = concurrency
         self.cache_store = cache_store if cache_store is not None else ResponseCache()
         self._slots: PerLoop[asyncio.Semaphore] = PerLoop(lambda: asyncio.Semaphore(self.concurrency))
+        self.overrides: dict[str, Any] = {}
+        self.breaker = CircuitBreaker(DEFAULT_STOP_AFTER_FAILURES)
+
+    def configure(
+        self,
+        *,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        stop_after_failures: int | None = None,
+    ) -> ModelBackend:
+        """Settings the user chose for every request of this back-end (they win over what a caller asks for), and
+        how many failed calls in a row stop it; returns the back-end itself."""
+        if max_tokens is not None:
+            if max_tokens < 1:
+                raise InputError(f"max_tokens must be at least 1, got {max_tokens}", field="max_tokens")
+            self.overrides["max_tokens"] = max_tokens
+        if temperature is not None:
+            if not 0.0 <= temperature <= 2.0:
+                raise InputError(f"temperature must be between 0 and 2, got {temperature:g}", field="temperature")
+            self.overrides["temperature"] = temperature
+        if stop_after_failures is not None:
+            self.breaker = CircuitBreaker(stop_after_failures)
+        return self
+
+    def describe(self) -> dict[str, Any]:
+        """What a run's manifest records about this back-end: the resolved spec and the settings in force."""
+        return {"spec": self.spec, "overrides": dict(self.overrides), "stop_after_failures": self.breaker.threshold}
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.spec!r}, cache={self.cache_policy.value}, concurrency={self.concurrency})"
@@ -114,6 +173,8 @@ class ModelBackend(ABC):
         """``settings.n`` completions for a prompt (a string or chat messages), through the cache."""
         messages = as_messages(prompt, system=system)
         settings = settings if settings is not None else GenerationSettings()
+        if self.overrides:
+            settings = settings.model_copy(update=self.overrides)
         started = time.perf_counter()
         if self.cache_policy is CachePolicy.NO_CACHE:
             completion = await self._complete_bounded(messages, settings)
@@ -148,9 +209,28 @@ class ModelBackend(ABC):
 
     async def _complete_bounded(self, messages: list[ChatMessage], settings: GenerationSettings) -> Completion:
         async with self._slots.get():
-            completion = await self._complete(messages, settings)
-        if len(completion.texts) != settings.n:
-            raise ModelError(f"{self.spec}: asked for {settings.n} completion(s), got {len(completion.texts)}")
+            if self.breaker.is_open:
+                raise ModelUnavailableError(
+                    f"{self.spec}: stopped calling the model after {self.breaker.failures_in_a_row} calls in a row "
+                    f"failed (last: {self.breaker.last_failure})",
+                    hint="check the server, then resume the run with --resume RUN",
+                )
+            try:
+                completion = await self._complete(messages, settings)
+                if len(completion.texts) != settings.n:
+                    raise ModelError(f"{self.spec}: asked for {settings.n} completion(s), got {len(completion.texts)}")
+            except ModelError as exc:
+                self.breaker.failed(str(exc))
+                if self.breaker.is_open and self.breaker.failures_in_a_row == self.breaker.threshold:
+                    warn(
+                        f"{self.spec}: {self.breaker.threshold} calls in a row failed; no further calls will be made "
+                        "(the run stops; resume it once the model answers)"
+                    )
+                raise
+            except Exception as exc:
+                self.breaker.failed(f"{type(exc).__name__}: {exc}")
+                raise
+        self.breaker.succeeded()
         return completion
 
     def _response(self, texts: list[str], usage: Usage, started: float, *, cached: bool) -> ModelResponse:

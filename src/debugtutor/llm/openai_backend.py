@@ -6,8 +6,10 @@ server with the fewest requests in flight (ties go round robin).
 
 Requests go out over httpx. Retries are ours, through tenacity: 429, 5xx, timeouts and connection failures are
 retried with exponential backoff and jitter, and a ``Retry-After`` header from the server sets the wait instead.
-A retry may land on another server of the pool. When the retries run out, the :class:`ModelError` names the model,
-the URL and the last status.
+A retry may land on another server of the pool, and each one is announced on stderr (what failed, which attempt,
+how long the wait). When the retries run out, the :class:`ModelError` names the model, the URL and the last status.
+The time limit per attempt and the number of retries come from the caller (``--timeout``, ``--max-retries``), else
+from ``$DEBUGTUTOR_MODEL_TIMEOUT`` / ``$DEBUGTUTOR_MODEL_MAX_RETRIES``, else 60 s and 3.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from tenacity import (
     wait_random,
 )
 
+from debugtutor.console import warn
 from debugtutor.errors import InputError, ModelError
 from debugtutor.llm.base import DEFAULT_CONCURRENCY, Completion, ModelBackend, PerLoop
 from debugtutor.llm.cache import CachePolicy, ResponseCache
@@ -41,6 +44,11 @@ from debugtutor.llm.types import ChatMessage, GenerationSettings, Usage
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 _RETRYABLE_STATUSES = frozenset({408, 409, 425, 429}) | frozenset(range(500, 600))
 _BODY_EXCERPT_CHARS = 200
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_MAX_RETRIES = 3
+TIMEOUT_ENV = "DEBUGTUTOR_MODEL_TIMEOUT"
+MAX_RETRIES_ENV = "DEBUGTUTOR_MODEL_MAX_RETRIES"
+_RETRY_NOTICE_EVERY_S = 2.0  # at most one retry line per interval, with a count of those not shown
 
 Balance = Literal["least-in-flight", "round-robin"]
 
@@ -154,16 +162,20 @@ class OpenAIBackend(ModelBackend):
         cache: CachePolicy | str | bool = CachePolicy.NORMAL,
         concurrency: int = DEFAULT_CONCURRENCY,
         cache_store: ResponseCache | None = None,
-        timeout_s: float = 120.0,
-        max_retries: int = 6,
+        timeout_s: float | None = None,
+        max_retries: int | None = None,
         retry_initial_s: float = 1.0,
         retry_max_s: float = 60.0,
         max_retry_after_s: float = 300.0,
         balance: Balance = "least-in-flight",
     ) -> None:
         super().__init__(spec, cache=cache, concurrency=concurrency, cache_store=cache_store)
+        timeout_s = timeout_s if timeout_s is not None else _env_number(TIMEOUT_ENV, DEFAULT_TIMEOUT_S, float)
+        max_retries = max_retries if max_retries is not None else _env_number(MAX_RETRIES_ENV, DEFAULT_MAX_RETRIES, int)
         if max_retries < 0:
             raise InputError(f"max_retries must be 0 or more, got {max_retries}", field="max_retries")
+        if timeout_s <= 0:
+            raise InputError(f"the timeout must be more than 0 seconds, got {timeout_s:g}", field="timeout")
         if balance not in ("least-in-flight", "round-robin"):
             raise InputError(f"unknown balance {balance!r}; use least-in-flight or round-robin", field="balance")
         self.model = model
@@ -179,6 +191,28 @@ class OpenAIBackend(ModelBackend):
         # Exponential backoff plus up to one initial wait of random jitter, so a burst of 429s spreads out.
         self._backoff = wait_exponential(multiplier=retry_initial_s, max=retry_max_s) + wait_random(0, retry_initial_s)
         self._clients: PerLoop[_ClientShards] = PerLoop(self._new_clients)
+        self._last_notice = 0.0
+        self._unshown_notices = 0
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "timeout_s": self.timeout_s, "max_retries": self.max_retries}
+
+    def _announce_retry(self, state: RetryCallState) -> None:
+        """Say on stderr that a call failed and when it is tried again (rate-limited: many may fail at once)."""
+        failure = state.outcome.exception() if state.outcome is not None else None
+        now = time.monotonic()
+        if now - self._last_notice < _RETRY_NOTICE_EVERY_S:
+            self._unshown_notices += 1
+            return
+        wait = state.next_action.sleep if state.next_action is not None else 0.0
+        more = f" (and {self._unshown_notices} more retries since the last notice)" if self._unshown_notices else ""
+        self._last_notice, self._unshown_notices = now, 0
+        url = failure.url if isinstance(failure, _Retryable) else "?"
+        status = failure.status if isinstance(failure, _Retryable) else str(failure)
+        warn(
+            f"{self.spec}: attempt {state.attempt_number} of {self.max_retries + 1} at {url} failed: {status}; "
+            f"retrying in {wait:.1f} s{more}"
+        )
 
     def _new_clients(self) -> _ClientShards:
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
@@ -223,6 +257,7 @@ class OpenAIBackend(ModelBackend):
             stop=stop_after_attempt(self.max_retries + 1),
             wait=self._wait,
             retry=retry_if_exception_type(_Retryable),
+            before_sleep=self._announce_retry,
             reraise=True,
         )
         try:
@@ -289,6 +324,16 @@ class OpenAIBackend(ModelBackend):
         return Completion(texts=texts, usage=parsed.usage or Usage())
 
 
+def _env_number(name: str, default: Any, kind: type) -> Any:
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        return kind(text)
+    except ValueError:
+        raise InputError(f"${name}={text!r} is not a {kind.__name__}", field=name) from None
+
+
 def _excerpt(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= _BODY_EXCERPT_CHARS else text[:_BODY_EXCERPT_CHARS] + "…"
@@ -312,15 +357,18 @@ def create_openai_backend(
     if at:
         base_urls = parse_base_urls(urls)
     else:
-        base_urls = [os.environ.get("OPENAI_BASE_URL", OPENAI_BASE_URL).rstrip("/")]
+        base_urls = parse_base_urls(os.environ.get("OPENAI_BASE_URL", "") or OPENAI_BASE_URL)
         if not key:
             raise InputError(
                 f"openai:{model} needs an API key, and OPENAI_API_KEY is not set",
                 field="OPENAI_API_KEY",
                 hint="export OPENAI_API_KEY=..., or use openai:MODEL@BASE_URL for a local OpenAI-compatible server",
             )
+    # The spec names the server unless it is OpenAI's own: it keys the response cache and is recorded in manifests,
+    # so two servers (one named by $OPENAI_BASE_URL) never share cached answers.
+    named = base_urls != [OPENAI_BASE_URL]
     return OpenAIBackend(
-        f"openai:{model}" + (f"@{','.join(base_urls)}" if at else ""),
+        f"openai:{model}" + (f"@{','.join(base_urls)}" if named else ""),
         model=model,
         base_urls=base_urls,
         api_key=key,

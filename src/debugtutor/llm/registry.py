@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from debugtutor.console import warn
 from debugtutor.errors import InputError
 from debugtutor.llm.base import DEFAULT_CONCURRENCY, ModelBackend
 from debugtutor.llm.cache import CachePolicy, ResponseCache
@@ -29,6 +30,8 @@ class Provider:
     syntax: str
     description: str
     availability: Callable[[], str | None]  # None when usable here, else why not
+    remote: bool = False
+    """Whether calls go over a network (then ``timeout_s`` and ``max_retries`` apply)."""
 
     def unavailable_reason(self) -> str | None:
         return self.availability()
@@ -44,9 +47,10 @@ def register_provider(
     syntax: str,
     description: str,
     availability: Callable[[], str | None] = lambda: None,
+    remote: bool = False,
 ) -> None:
     """Add (or replace) the provider used for specs that start with ``name:``."""
-    _PROVIDERS[name] = Provider(name, factory, syntax, description, availability)
+    _PROVIDERS[name] = Provider(name, factory, syntax, description, availability, remote)
 
 
 def providers() -> list[Provider]:
@@ -69,14 +73,21 @@ def get_model(
     cache: CachePolicy | str | bool | None = None,
     concurrency: int = DEFAULT_CONCURRENCY,
     cache_store: ResponseCache | None = None,
+    timeout_s: float | None = None,
+    max_retries: int | None = None,
+    max_tokens: int | None = None,
+    temperature: float | None = None,
+    stop_after_failures: int | None = None,
     **options: Any,
 ) -> ModelBackend:
     """The back-end a spec string names, e.g. ``get_model("openai:qwen@http://127.0.0.1:8000/v1")``.
 
     ``cache`` is a :class:`CachePolicy` (or ``"no-cache"``, ``"cache-only"``, ``False``); None keeps the
     provider's default (on for real models, off for scripted ones). ``concurrency`` bounds requests in flight.
-    Other keyword options go to the provider (for openai: ``timeout_s``, ``max_retries``, ``retry_initial_s``,
-    ``balance``, ``api_key``; for hf: ``device``).
+    ``timeout_s`` and ``max_retries`` apply to each call of a remote model; ``max_tokens`` and ``temperature``,
+    when given, replace what callers ask for on every request; ``stop_after_failures`` calls failing in a row stop
+    the back-end (see :class:`~debugtutor.llm.base.CircuitBreaker`). Other keyword options go to the provider (for
+    openai: ``retry_initial_s``, ``balance``, ``api_key``; for hf: ``device``).
     """
     name, target = split_spec(spec)
     provider = _PROVIDERS.get(name)
@@ -86,7 +97,12 @@ def get_model(
     arguments: dict[str, Any] = {"concurrency": concurrency, "cache_store": cache_store, **options}
     if cache is not None:
         arguments["cache"] = CachePolicy.coerce(cache)
-    return provider.factory(target, **arguments)
+    if provider.remote:
+        arguments.update(timeout_s=timeout_s, max_retries=max_retries)
+    elif timeout_s is not None or max_retries is not None:
+        warn(f"{name}: models run in this process; --timeout and --max-retries do not apply to them")
+    backend = provider.factory(target, **arguments)
+    return backend.configure(max_tokens=max_tokens, temperature=temperature, stop_after_failures=stop_after_failures)
 
 
 def _missing_modules(*modules: str) -> str | None:
@@ -133,6 +149,7 @@ register_provider(
     syntax="openai:MODEL | openai:MODEL@BASE_URL[,BASE_URL...]",
     description="OpenAI (key in OPENAI_API_KEY) or OpenAI-compatible servers (vLLM, Ollama, llama.cpp, LM Studio); "
     "several URLs form a pool",
+    remote=True,
 )
 register_provider(
     "hf",

@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
-from debugtutor.errors import InputError, ModelError
+from debugtutor.errors import InputError, ModelError, read_text
 from debugtutor.llm.base import DEFAULT_CONCURRENCY, Completion, ModelBackend
 from debugtutor.llm.cache import CachePolicy, ResponseCache
 from debugtutor.llm.types import ChatMessage, GenerationSettings, Usage
@@ -69,10 +69,9 @@ class ScriptedCall:
 
 def load_script(path: Path) -> Script:
     """Read a script file, reporting the file and the problem when it is not a valid script."""
+    text = read_text(path)
     try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise InputError("script file not found", path=str(path)) from exc
+        data: Any = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=exc.lineno) from exc
     if isinstance(data, list):

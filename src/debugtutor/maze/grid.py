@@ -13,7 +13,7 @@ import enum
 from dataclasses import dataclass
 from pathlib import Path
 
-from debugtutor.errors import InputError
+from debugtutor.errors import InputError, read_text
 
 WALL = "#"
 FREE = "."
@@ -166,8 +166,5 @@ def task_name_from_path(path: Path) -> str:
 def read_task(path: str | Path) -> MazeTask:
     """Read a ``*_task.txt`` file; the task is named after the file stem."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read task file: {exc.strerror or exc}", path=str(path)) from exc
+    text = read_text(path)
     return parse_task_text(text, task_name_from_path(path), path=str(path))

@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from debugtutor.errors import InputError
+from debugtutor.errors import InputError, read_text
 from debugtutor.maze.ast import (
     Condition,
     If,
@@ -167,10 +167,7 @@ def parse_program_json(text: str, *, source: str | None = None) -> Program:
 def read_program(path: str | Path) -> Program:
     """Read a program from a benchmark ``.json`` file (or a file holding a Python dict literal)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read program file: {exc.strerror or exc}", path=str(path)) from exc
+    text = read_text(path)
     return parse_program_json(text, source=str(path))
 
 

@@ -35,7 +35,9 @@ LOCK_FILE = ".lock"
 
 RUNS_DIR_ENV = "DEBUGTUTOR_RUNS_DIR"
 
-RunStatus = Literal["started", "success", "error", "interrupted"]
+RunStatus = Literal["started", "success", "partial", "failed", "error", "interrupted"]
+"""``success``: every item recorded without error. ``partial``: some items errored. ``failed``: every item errored,
+or the run stopped early (``stop_reason``). ``error``: the runner itself failed. ``interrupted``: Ctrl-C or SIGTERM."""
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -169,6 +171,10 @@ class RunManifest(BaseModel):
     started_at: str
     finished_at: str | None = None
     counts: RunCounts = Field(default_factory=RunCounts)
+    stop_reason: str | None = None
+    """Why the run stopped before its last item (e.g. the model kept failing), when it did."""
+    model_settings: dict[str, Any] = Field(default_factory=dict)
+    """The resolved model back-end: its spec (with the server URLs), timeouts, retries, generation overrides."""
     attempts: list[RunAttempt] = Field(default_factory=list)
     # The task's own summarize() output, kept here so that a report rebuilt later from the records needs no task code.
     task_summary: dict[str, Any] = Field(default_factory=dict)

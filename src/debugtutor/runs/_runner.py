@@ -3,8 +3,11 @@
 :func:`run_task` creates (or resumes) ``runs/<run-id>/``, runs every item that still needs running with at most
 ``concurrency`` in flight, appends one record per finished item to ``samples.jsonl`` and, however the run ends,
 leaves a manifest with the final status plus ``summary.json`` and ``report.html``. A failure inside one item (the
-solver or scorer raising) is recorded on that item and the run goes on; only a failure of the runner itself ends the
-run with status ``error``. Ctrl-C and SIGTERM end it with status ``interrupted``; the records stay resumable.
+solver or scorer raising) is recorded on that item and the run goes on, and the run ends ``partial`` (some items
+failed) or ``failed`` (all did), never ``success``. An item that raises :class:`~debugtutor.errors.StopRunError`
+(a model whose calls all fail) stops the run: no further item starts, and it ends ``failed`` with the reason. Only a
+failure of the runner itself ends the run with status ``error``. Ctrl-C and SIGTERM end it with status
+``interrupted``; the records stay resumable.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from typing import Any
 
 from debugtutor import __version__
 from debugtutor.console import log, progress, warn
-from debugtutor.errors import InputError
+from debugtutor.errors import InputError, StopRunError
 from debugtutor.runs._records import (
     REPORT_FILE,
     SAMPLES_FILE,
@@ -83,6 +86,7 @@ class _Plan:
     hashes: dict[str, str]
     already_done: int
     completed: int = 0
+    stop_reason: str | None = None
 
 
 def run_task(
@@ -190,7 +194,7 @@ async def run_task_async(
         status: RunStatus = "error"
         try:
             await _execute(task, plan, run_dir, concurrency=concurrency, fsync_each=fsync_each)
-            status = "success"
+            status = "success"  # (until the records say otherwise: see _finish)
         except asyncio.CancelledError:
             status = "interrupted"
             raise
@@ -198,7 +202,10 @@ async def run_task_async(
             status = "interrupted"
             raise
         finally:
-            summary = _finish(task, run_dir, manifest, status=status, items_run=plan.completed, report=report)
+            summary = _finish(
+                task, run_dir, manifest, status=status, items_run=plan.completed, report=report,
+                stop_reason=plan.stop_reason,
+            )  # fmt: skip
     return RunResult(run_dir=run_dir, summary=summary)
 
 
@@ -213,6 +220,7 @@ def _start_manifest(task: EvalTask, run_dir: Path, *, argv: list[str], resuming:
             model=task.model_spec,
             argv=argv,
             config=to_jsonable(task.config),
+            model_settings=to_jsonable(task.model_settings),
             package_version=__version__,
             git_commit=git_commit(),
             dataset_checksums=dict(task.dataset_checksums),
@@ -238,6 +246,9 @@ def _start_manifest(task: EvalTask, run_dir: Path, *, argv: list[str], resuming:
         manifest.published = published or manifest.published
     manifest.status = "started"
     manifest.finished_at = None
+    manifest.stop_reason = None
+    if task.model_settings:
+        manifest.model_settings = to_jsonable(task.model_settings)
     manifest.attempts.append(RunAttempt(started_at=now, argv=argv))
     return manifest
 
@@ -340,7 +351,7 @@ def _error_info(exc: BaseException) -> ErrorInfo:
     return ErrorInfo(type=type(exc).__name__, message=str(exc), traceback="\n".join(lines[-TRACEBACK_TAIL_LINES:]))
 
 
-async def _run_item(caller: _Caller, item: EvalItem, item_hash: str) -> SampleRecord:
+async def _run_item(caller: _Caller, item: EvalItem, item_hash: str) -> tuple[SampleRecord, StopRunError | None]:
     timings = Timings()
     output: Any = None
     usage: dict[str, Any] | None = None
@@ -357,7 +368,7 @@ async def _run_item(caller: _Caller, item: EvalItem, item_hash: str) -> SampleRe
     except Exception as exc:
         if timings.solve_s is None:
             timings.solve_s = time.perf_counter() - started
-        return SampleRecord(
+        failed = SampleRecord(
             id=item.id,
             input_hash=item_hash,
             output=output,
@@ -365,7 +376,8 @@ async def _run_item(caller: _Caller, item: EvalItem, item_hash: str) -> SampleRe
             usage=to_jsonable(usage) if usage else None,
             timings=timings,
         )
-    return SampleRecord(
+        return failed, exc if isinstance(exc, StopRunError) else None
+    done = SampleRecord(
         id=item.id,
         input_hash=item_hash,
         output=output,
@@ -373,6 +385,7 @@ async def _run_item(caller: _Caller, item: EvalItem, item_hash: str) -> SampleRe
         usage=to_jsonable(usage) if usage else None,
         timings=timings,
     )
+    return done, None
 
 
 async def _execute(task: EvalTask, plan: _Plan, run_dir: Path, *, concurrency: int, fsync_each: bool) -> None:
@@ -389,10 +402,15 @@ async def _execute(task: EvalTask, plan: _Plan, run_dir: Path, *, concurrency: i
             async def worker() -> None:
                 # All workers share one iterator; the event loop is single-threaded, so each item is taken once.
                 for item in pending:
-                    record = await _run_item(caller, item, plan.hashes[item.id])
+                    record, stop = await _run_item(caller, item, plan.hashes[item.id])
                     writer.append(record)
                     plan.completed += 1
                     bar.advance()
+                    if stop is not None and plan.stop_reason is None:
+                        plan.stop_reason = str(stop)
+                        warn(f"stopping the run: {stop}")
+                    if plan.stop_reason is not None:
+                        return  # the items in flight finish; no new one starts
 
             workers = [asyncio.ensure_future(worker()) for _ in range(min(concurrency, len(plan.todo)))]
             try:
@@ -430,7 +448,14 @@ def _cancel_on_sigterm() -> Callable[[], None]:
 
 
 def _finish(
-    task: EvalTask, run_dir: Path, manifest: RunManifest, *, status: RunStatus, items_run: int, report: bool
+    task: EvalTask,
+    run_dir: Path,
+    manifest: RunManifest,
+    *,
+    status: RunStatus,
+    items_run: int,
+    report: bool,
+    stop_reason: str | None = None,
 ) -> dict[str, Any]:
     """Record how the run ended, then write summary.json and report.html from the records."""
     records = latest_records(read_samples(run_dir / SAMPLES_FILE).records)
@@ -441,13 +466,16 @@ def _finish(
             warn(f"the task's summarize() failed: {type(exc).__name__}: {exc}")
             manifest.task_summary = {"summarize_error": f"{type(exc).__name__}: {exc}"}
     finished = utc_now().isoformat()
-    manifest.status = status
     manifest.finished_at = finished
     manifest.counts = RunCounts(
         items=max(manifest.counts.items, len(records)),
         done=len(records),
         errors=sum(1 for record in records if record.error is not None),
     )
+    manifest.stop_reason = stop_reason
+    if status == "success":
+        status = _ended_status(manifest.counts, stopped=stop_reason is not None)
+    manifest.status = status
     attempt = manifest.attempts[-1]
     attempt.finished_at, attempt.status, attempt.items_run = finished, manifest.status, items_run
     write_manifest(run_dir, manifest)
@@ -461,6 +489,15 @@ def _finish(
             warn(f"could not write {run_dir / REPORT_FILE}: {type(exc).__name__}: {exc} (`debugtutor runs report`)")
     log(
         f"run {run_dir.name} {status}: {manifest.counts.done}/{manifest.counts.items} item(s), "
-        f"{manifest.counts.errors} error(s)"
+        f"{manifest.counts.errors} error(s)" + (f"; stopped: {stop_reason}" if stop_reason else "")
     )
     return summary
+
+
+def _ended_status(counts: RunCounts, *, stopped: bool) -> RunStatus:
+    """How a run that finished its loop ended, judged from its records."""
+    if stopped or (counts.done > 0 and counts.errors == counts.done):
+        return "failed"
+    if counts.errors:
+        return "partial"
+    return "success"

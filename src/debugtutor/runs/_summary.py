@@ -132,6 +132,8 @@ def summarize_records(manifest: RunManifest, records: Sequence[SampleRecord]) ->
         "task_version": manifest.task_version,
         "model": manifest.model,
         "status": manifest.status,
+        "stop_reason": manifest.stop_reason,
+        # Means are over the items without error; these counts say how many that is.
         "counts": {"items": max(manifest.counts.items, len(records)), "done": len(records), "errors": errors},
         "metrics": metrics,
         "labels": {name: dict(counter.most_common()) for name, counter in labels.items()},

@@ -86,6 +86,7 @@ class EvalTask:
     config: dict[str, Any] = dataclasses.field(default_factory=dict)
     dataset_checksums: dict[str, str] = dataclasses.field(default_factory=dict)
     model_spec: str | None = None
+    model_settings: dict[str, Any] = dataclasses.field(default_factory=dict)
     published: Mapping[str, PublishedMetric | Mapping[str, Any]] = dataclasses.field(default_factory=dict)
     executor: Executor = "thread"
 

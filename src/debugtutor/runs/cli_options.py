@@ -1,5 +1,8 @@
 """The run options every arena's eval command offers: ``--runs-dir --resume --retry-errors --concurrency --limit
---force``, defined once so that all arenas spell and document them the same way.
+--force --allow-errors``, defined once so that all arenas spell and document them the same way.
+
+A run that ends ``partial`` or ``failed`` makes the command exit with code 1 after it has printed its results,
+unless ``--allow-errors`` is given (:func:`incomplete_runs` is what ``debugtutor.cli.main`` checks).
 
 Two ways to use them in a Typer command:
 
@@ -55,6 +58,12 @@ ForceOption = Annotated[
     bool,
     typer.Option("--force", help="Resume even though the task or the items' inputs changed (changed items rerun)."),
 ]
+AllowErrorsOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-errors", help="Exit 0 even when some items failed (the run is still recorded as partial or failed)."
+    ),
+]
 
 DEFAULT_CONCURRENCY = 8
 
@@ -69,12 +78,39 @@ class RunOptions:
     concurrency: int = DEFAULT_CONCURRENCY
     limit: int | None = None
     force: bool = False
+    allow_errors: bool = False
 
     def run_kwargs(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        options = dataclasses.asdict(self)
+        del options["allow_errors"]
+        return options
 
     def run(self, task: EvalTask, *, argv: list[str] | None = None, report: bool = True) -> RunResult:
-        return run_task(task, argv=argv, report=report, **self.run_kwargs())
+        result = run_task(task, argv=argv, report=report, **self.run_kwargs())
+        if result.status in ("partial", "failed") and not self.allow_errors:
+            _INCOMPLETE.append(result)
+        return result
+
+
+_INCOMPLETE: list[RunResult] = []
+
+
+def incomplete_runs() -> list[RunResult]:
+    """Runs this process finished as ``partial`` or ``failed`` without ``--allow-errors`` (then the CLI exits 1)."""
+    return list(_INCOMPLETE)
+
+
+def describe_incomplete(result: RunResult) -> str:
+    """One line saying how a run fell short and how to finish it."""
+    counts = result.summary.get("counts", {})
+    errors, done, items = counts.get("errors", 0), counts.get("done", 0), counts.get("items", 0)
+    reason = result.summary.get("stop_reason")
+    return (
+        f"run {result.run_id} ended {result.status}: {errors} of {done} recorded item(s) failed"
+        + (f", {items - done} never ran" if items > done else "")
+        + (f" (stopped: {reason})" if reason else "")
+        + f"; finish it with --resume {result.run_id} --retry-errors, or pass --allow-errors"
+    )
 
 
 _OPTION_PARAMETERS: list[tuple[str, Any, Any]] = [
@@ -84,6 +120,7 @@ _OPTION_PARAMETERS: list[tuple[str, Any, Any]] = [
     ("concurrency", ConcurrencyOption, DEFAULT_CONCURRENCY),
     ("limit", LimitOption, None),
     ("force", ForceOption, False),
+    ("allow_errors", AllowErrorsOption, False),
 ]
 
 CommandT = TypeVar("CommandT", bound=Callable[..., Any])
@@ -91,35 +128,43 @@ CommandT = TypeVar("CommandT", bound=Callable[..., Any])
 
 def with_run_options(command: CommandT) -> CommandT:
     """Add the common run options to a Typer command that takes a ``run_options: RunOptions`` parameter."""
+    return with_option_group(command, "run_options", RunOptions, _OPTION_PARAMETERS)
+
+
+def with_option_group(
+    command: CommandT, parameter: str, group: Callable[..., Any], options: list[tuple[str, Any, Any]]
+) -> CommandT:
+    """Add the Typer ``options`` (name, annotation, default) to ``command`` and hand it one ``parameter``: the
+    ``group`` (a dataclass) built from their values. Several groups can be stacked on one command."""
     signature = inspect.signature(command)
-    if "run_options" not in signature.parameters:
-        raise TypeError(f"{command.__name__} must take a 'run_options' parameter to use @with_run_options")
-    names = [name for name, _, _ in _OPTION_PARAMETERS]
+    if parameter not in signature.parameters:
+        raise TypeError(f"{command.__name__} must take a {parameter!r} parameter to use this option group")
+    names = [name for name, _, _ in options]
     clash = [name for name in names if name in signature.parameters]
     if clash:
-        raise TypeError(f"{command.__name__} already has parameter(s) {clash} that @with_run_options adds")
+        raise TypeError(f"{command.__name__} already has parameter(s) {clash} that the option group adds")
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        options = RunOptions(**{name: kwargs.pop(name) for name in names if name in kwargs})
-        return command(*args, run_options=options, **kwargs)
+        built = group(**{name: kwargs.pop(name) for name in names if name in kwargs})
+        return command(*args, **{parameter: built}, **kwargs)
 
     # Resolve string annotations (modules using `from __future__ import annotations`): the wrapper lives in this
     # module, where Typer could not evaluate the command module's names and would drop those options silently.
     hints = typing.get_type_hints(command, include_extras=True)
     kept = [
-        parameter.replace(annotation=hints.get(parameter.name, parameter.annotation))
-        for parameter in signature.parameters.values()
-        if parameter.name != "run_options"
+        parameter_.replace(annotation=hints.get(parameter_.name, parameter_.annotation))
+        for parameter_ in signature.parameters.values()
+        if parameter_.name != parameter
     ]
     added = [
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
-        for name, annotation, default in _OPTION_PARAMETERS
+        for name, annotation, default in options
     ]
     wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=kept + added, return_annotation=hints.get("return", signature.return_annotation)
     )
-    annotations = {key: value for key, value in hints.items() if key != "run_options"}
-    annotations.update({name: annotation for name, annotation, _ in _OPTION_PARAMETERS})
+    annotations = {key: value for key, value in hints.items() if key != parameter}
+    annotations.update({name: annotation for name, annotation, _ in options})
     wrapper.__annotations__ = annotations
     return wrapper  # type: ignore[return-value]
