@@ -9,11 +9,12 @@ about one. Every program still gets a process of its own: the forked child moves
 group can be killed), sets its rlimits, drops to an unprivileged uid, gets a fresh work directory and runs there with
 an empty environment. Python programs run in the forked interpreter itself; C++, Java and compilers are exec'd.
 
-Why a worker per job: a program forked from a process inherits a copy of that process's memory, freed parts
-included. The server itself therefore never reads a job: it forks a worker, which reads one job, runs its steps
-(forking the programs from itself), answers and exits. So a program can find in its memory only its own job, never
-an earlier program's code, outputs or a judge's expected values. The worker is forked while the host is still
-reading the previous answer, so this costs little.
+Why a zygote: a program forked from a process inherits a copy of that process's memory, freed parts included, and
+the server holds every job it ever ran (codes, outputs, a judge's expected values) in freed memory. So programs are
+never forked from the server: at start-up, before its first job, the server forks a *zygote*, which never sees a
+job. For each step the server hands the zygote the step's limits and the child's pipes (over a unix socket), the
+zygote forks the child and reports its end; the child reads its own code and payload from a file the server wrote
+in its work directory. A program can thus find in its memory only its own job.
 
 What a program cannot do: reach the network (bubblewrap's empty network namespace), see the host's files (bubblewrap
 binds only the toolchains, read-only, on an empty root; see ``_isolation.py``), create namespaces, trace or read
@@ -23,20 +24,21 @@ a program reports about itself is never a verdict: see ``_test_plans.py``.
 
 A job is a list of steps (for example: compile, then run) that share one work directory, which is removed afterwards.
 After every step all processes of the run's uid are killed, so nothing a program starts outlives it. Harness steps
-name how many results they owe and the budget of each: the worker stops a step when the next result has not arrived
+name how many results they owe and the budget of each: the server stops a step when the next result has not arrived
 within its budget (counted from the previous result's arrival, a clock the program cannot move).
 
 What a run costs, and what keeps it low (measured; see ``bench/sandbox.py``): after a fork every page either process
 writes first is copied, several microseconds each on a VM, and a Python child touches a few hundred; so whatever can
 be prepared before the fork is (the limits, HOME and TMPDIR through a fixed work directory path, the child's stdio
-objects and ``__main__`` module), and after forking the worker first waits for the child before it builds its own
-bookkeeping. The worker is a child subreaper, so whatever a program leaves behind is reparented to it and one read of
-its own children list tells whether a kill sweep is needed (no /proc scan per run). Payloads travel inside the job
-instead of as a file the child must write and parse. The control channel is read when the worker wakes for another
-reason or every ``CONTROL_POLL_S``, so a test does not cost a wake-up.
+objects and ``__main__`` module, all inherited through the zygote), and the zygote touches as little as it can while
+a child lives. The server is a child subreaper, so whatever a program leaves behind is reparented to it and one read
+of its own children list tells whether a kill sweep is needed (no /proc scan per run). The control channel is read
+when the server wakes for another reason or every ``CONTROL_POLL_S``, so a test does not cost a wake-up.
 """
 
 from __future__ import annotations
+
+import array
 
 # Modules user programs and our harnesses commonly import; loading them once here makes every fork start warm.
 import ast  # noqa: F401
@@ -59,6 +61,7 @@ import resource
 import select
 import shutil
 import signal
+import socket
 import string  # noqa: F401
 import struct
 import sys
@@ -86,7 +89,8 @@ PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
-EXIT_NO_MORE_JOBS = 3  # a worker that found the host's end of stdin closed
+JOB_FILE_SUFFIX = ".job"  # beside the work directory: a Python child's code and payload, read before it drops root
+ZYGOTE_ANSWER_S = 30.0  # how long the zygote may take to report a child's end after the server killed it
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -118,6 +122,8 @@ class Server:
         self.child_main = _prepare_child_main(os.path.join(self.workdir, "main.py"))
         # Held so that a child replacing them in sys does not free them: tearing down objects costs it page faults.
         self.server_objects = (sys.stdin, sys.stdout, sys.stderr, sys.argv, sys.modules["__main__"])
+        self.zygote_socket: socket.socket | None = None
+        self.zygote_pid = -1
 
     # ---- child side -------------------------------------------------------------------------------------------
 
@@ -223,16 +229,16 @@ class Server:
 
     # ---- server side ------------------------------------------------------------------------------------------
 
-    def _end_run(self, pid: int) -> tuple[int, Any]:
-        """Kill the run (``pid`` and everything it started) and reap it: its wait status and rusage."""
+    def _end_run(self, pid: int) -> tuple[int, float]:
+        """Kill the run (``pid`` and everything it started); the zygote reaps it: its wait status and CPU seconds."""
         # The process (a zombie at worst) still holds its pid, so the process group id cannot have been reused yet.
         try:
             os.killpg(pid, signal.SIGKILL)
         except OSError:
             pass
-        _, status, rusage = os.wait4(pid, 0)
+        status, cpu_s = self._zygote_result()
         self._kill_leftovers()
-        return status, rusage
+        return status, cpu_s
 
     def _kill_leftovers(self) -> None:
         # Anything else the run started (daemons that left the process group, double forks) dies too. The server is
@@ -241,7 +247,7 @@ class Server:
         give_up = time.monotonic() + REAP_WAIT_S
         last_sweep = -KILL_REPEAT_S
         while True:
-            leftovers = _leftover_children()
+            leftovers = [pid for pid in _leftover_children() if pid != self.zygote_pid]
             now = time.monotonic()
             if not leftovers or now > give_up:
                 return  # (what is stuck in the kernel is reaped after a later run)
@@ -279,46 +285,127 @@ class Server:
         except OSError:
             pass  # a smaller pipe only means the child may wait for our next look
         os.set_blocking(ctl_r, False)
-        is_python = step["kind"] == "python"
-        limits = self._rlimits(step)
+        if step["kind"] == "python":
+            # The child's own job, for it alone: the zygote never sees it (see the module docstring).
+            job = {"source": step.get("source"), "payload": step.get("payload")}
+            _write_private(self.workdir + JOB_FILE_SUFFIX, json.dumps(job).encode("utf-8"))
+        spec = {key: value for key, value in step.items() if key not in ("source", "payload", "stdin")}
+        spec.update(limits=self._rlimits(step), stdin_path=stdin_path)
         started = time.monotonic()
-        pid = os.fork()
-        if pid == 0:
-            try:
-                os.close(out_r)
-                os.close(err_r)
-                os.close(ctl_r)
-                if step.get("control") and self.uid >= 0:
-                    # a JVM reopens the channel as /proc/self/fd/3, which checks the pipe's owner
-                    os.fchown(ctl_w, self.uid, self.uid)
-                self._child_setup(step, limits, stdin_path, out_w, err_w)
-                if is_python:
-                    self._child_python(step, ctl_w)
-                else:
-                    self._child_exec(step, ctl_w)
-            except BaseException as exc:
-                try:
-                    os.write(2, (f"sandbox setup failed: {exc!r}\n").encode())
-                finally:
-                    os._exit(126)
-        result = self._supervise(step, pid, started, (out_r, err_r, ctl_r), (out_w, err_w, ctl_w))
-        if stdin_text:
-            os.unlink(stdin_path)
+        try:
+            pid = self._spawn(spec, [out_w, err_w, ctl_w])
+        finally:
+            for fd in (out_w, err_w, ctl_w):
+                os.close(fd)
+        result = self._supervise(step, pid, started, (out_r, err_r, ctl_r))
+        for path in (stdin_path if stdin_text else None, self.workdir + JOB_FILE_SUFFIX):
+            if path:
+                _unlink(path)
         return result
 
+    # ---- the zygote ---------------------------------------------------------------------------------------------
+
+    def start_zygote(self) -> None:
+        """Fork the zygote (before the first job, so it holds none) and keep our end of its socket."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                ours.close()
+                null = os.open(os.devnull, os.O_RDWR)
+                os.dup2(null, 0)  # (the host's pipes are the server's alone)
+                os.dup2(null, 1)
+                os.close(null)
+                self._zygote_loop(theirs)
+            except BaseException:
+                code = 1
+            finally:
+                os._exit(code)
+        theirs.close()
+        self.zygote_socket, self.zygote_pid = ours, pid
+
+    def _zygote_loop(self, sock: socket.socket) -> None:
+        """The zygote: fork a child per request, report its pid, reap it, report its end; until the server is gone."""
+        while True:
+            message, fds = _receive_with_fds(sock)
+            if not message:
+                return
+            spec = json.loads(message)
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    sock.close()
+                    self._child(spec, fds)
+                except BaseException as exc:
+                    try:
+                        os.write(2, (f"sandbox setup failed: {exc!r}\n").encode())
+                    finally:
+                        os._exit(126)
+            for fd in fds:
+                os.close(fd)
+            sock.send(str(pid).encode())
+            # Reap only when the server says so: until then the child (a zombie at worst) keeps its pid and process
+            # group id, so the server's kill can never reach a process that reused them.
+            if not sock.recv(16):
+                return
+            _, status, rusage = os.wait4(pid, 0)
+            sock.send(f"{status} {rusage.ru_utime + rusage.ru_stime!r}".encode())
+
+    def _spawn(self, spec: dict[str, Any], fds: list[int]) -> int:
+        sock = self.zygote_socket
+        if sock is None:
+            raise RuntimeError("the zygote is not running")
+        sock.sendmsg(
+            [json.dumps(spec).encode("utf-8")], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))]
+        )
+        sock.settimeout(ZYGOTE_ANSWER_S)
+        try:
+            answer = sock.recv(64)
+        except OSError as exc:
+            raise ZygoteGone(f"the zygote did not answer: {exc}") from exc
+        if not answer:
+            raise ZygoteGone("the zygote is gone")
+        return int(answer)
+
+    def _zygote_result(self) -> tuple[int, float]:
+        sock = self.zygote_socket
+        assert sock is not None
+        try:
+            sock.send(b"reap")
+            answer = sock.recv(128)
+        except OSError as exc:
+            raise ZygoteGone(f"the zygote did not report a child's end: {exc}") from exc
+        if not answer:
+            raise ZygoteGone("the zygote is gone")
+        status, cpu = answer.split()
+        return int(status), float(cpu)
+
+    def _child(self, spec: dict[str, Any], fds: list[int]) -> None:
+        """In the forked child: read our job (while still root), set up, and run the step."""
+        out_w, err_w, ctl_w = fds
+        step = dict(spec)
+        if spec["kind"] == "python":
+            with open(self.workdir + JOB_FILE_SUFFIX, "rb") as handle:
+                step.update(json.loads(handle.read()))
+        if spec.get("control") and self.uid >= 0:
+            # a JVM reopens the channel as /proc/self/fd/3, which checks the pipe's owner
+            os.fchown(ctl_w, self.uid, self.uid)
+        limits = [(int(which), (int(soft), int(hard))) for which, (soft, hard) in spec["limits"]]
+        self._child_setup(step, limits, spec["stdin_path"], out_w, err_w)
+        if spec["kind"] == "python":
+            self._child_python(step, ctl_w)
+        else:
+            self._child_exec(step, ctl_w)
+
     def _supervise(
-        self, step: dict[str, Any], pid: int, started: float, readers: tuple[int, int, int], writers: tuple[int, ...]
+        self, step: dict[str, Any], pid: int, started: float, readers: tuple[int, int, int]
     ) -> dict[str, Any]:
         """Collect a running program's output until it ends or a limit ends it; kill what is left and reap it."""
         pidfd = os.pidfd_open(pid)
         out_r, err_r, ctl_r = readers
         wall_s = float(step["wall_s"])
-        # While the child lives, every page this process writes is copied (about 5 us each): so wait first, and only
-        # then close our ends of the child's pipes (needed for end-of-file) and build the bookkeeping. Most runs are
-        # over before this wait ends.
         readable, _, _ = select.select([out_r, err_r, pidfd], [], [], min(wall_s, CONTROL_POLL_S))
-        for fd in writers:
-            os.close(fd)
         output_bytes = int(step["output_bytes"])
         deadline = started + wall_s
         buffers: dict[int, bytearray] = {out_r: bytearray(), err_r: bytearray(), ctl_r: bytearray()}
@@ -328,7 +415,7 @@ class Server:
         control_open = True
         timed_out = output_limited = exited = False
         status = 0
-        rusage: Any = None
+        cpu_s: float | None = None
         # A harness step owes a number of results, each within its budget of the previous one; a test that outlives
         # it (in code its own alarm cannot interrupt) ends the run here, and the host continues after it.
         clock = ResultClock(step["results"], started) if step.get("results") else None
@@ -336,7 +423,7 @@ class Server:
             for fd in readable:
                 if fd == pidfd:
                     # The program is over: whatever it left running dies now, which also closes the pipes.
-                    status, rusage = self._end_run(pid)
+                    status, cpu_s = self._end_run(pid)
                     exited = True
                     continue
                 chunk = os.read(fd, READ_CHUNK)
@@ -367,7 +454,7 @@ class Server:
             timeout = min(limit - now, CONTROL_POLL_S) if control_open else limit - now
             readable, _, _ = select.select(watch, [], [], timeout)
         if not exited:
-            status, rusage = self._end_run(pid)
+            status, cpu_s = self._end_run(pid)
         wall = time.monotonic() - started
         self._drain(open_fds + ([ctl_r] if control_open else []), buffers, caps, truncated)
         os.close(pidfd)
@@ -390,7 +477,7 @@ class Server:
             "timed_out": timed_out,
             "output_limited": output_limited,
             "wall_s": wall,
-            "cpu_s": (rusage.ru_utime + rusage.ru_stime) if rusage is not None else None,
+            "cpu_s": cpu_s,
             "skipped": False,
         }
 
@@ -467,46 +554,23 @@ class Server:
             os.close(fd)
 
     def serve(self, filtered: bool) -> None:
-        """Fork a worker for the next job, wait for it, clean up after it; until the host closes our stdin."""
+        """Answer jobs until the host closes our stdin; a dead zygote ends the server (the host starts a new one)."""
         _write_all(1, (json.dumps({"ready": True, "syscall_filter": filtered}) + "\n").encode("utf-8"))
-        while True:
-            pid = os.fork()
-            if pid == 0:
-                code = 1
-                try:
-                    code = self._work_one()
-                finally:
-                    os._exit(code)
-            _, status = os.waitpid(pid, 0)
-            if os.WIFEXITED(status) and os.WEXITSTATUS(status) == EXIT_NO_MORE_JOBS:
+        for line in sys.stdin.buffer:
+            if not line.strip():
+                continue
+            try:
+                reply = self.run_job(json.loads(line))
+            except ZygoteGone as exc:
+                _write_all(1, (json.dumps({"error": str(exc)}) + "\n").encode("utf-8"))
                 return
-            if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
-                how = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit {os.WEXITSTATUS(status)}"
-                _write_all(1, (json.dumps({"error": f"the job's worker died ({how})"}) + "\n").encode("utf-8"))
-            self._after_worker()
+            except Exception as exc:
+                reply = {"error": f"{type(exc).__name__}: {exc}"}
+            _write_all(1, json.dumps(reply).encode("utf-8") + b"\n")
+            self._after_job()
 
-    def _work_one(self) -> int:
-        """The worker: read one job, run it, answer, exit (see the module docstring)."""
-        global CHILDREN_FILE
-        CHILDREN_FILE = f"/proc/self/task/{os.getpid()}/children"
-        if _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER) failed")
-        line = _read_line(0)
-        if line is None:
-            return EXIT_NO_MORE_JOBS
-        try:
-            reply = self.run_job(json.loads(line))
-        except Exception as exc:
-            reply = {"error": f"{type(exc).__name__}: {exc}"}
-        _write_all(1, json.dumps(reply).encode("utf-8") + b"\n")
-        return 0
-
-    def _after_worker(self) -> None:
-        """Kill whatever a job left behind (reparented to the server when its worker exited) and empty the shared
-        scratch folders, so the next job starts from the same state."""
-        global CHILDREN_FILE
-        CHILDREN_FILE = f"/proc/self/task/{os.getpid()}/children"
-        self._kill_leftovers()
+    def _after_job(self) -> None:
+        """Empty the shared scratch folders a program could leave files in for a later job."""
         for folder in self.scratch:
             try:
                 entries = os.listdir(folder)
@@ -516,6 +580,27 @@ class Server:
                 path = os.path.join(folder, name)
                 if path != self.workroot and not self.workroot.startswith(path + os.sep):
                     _remove_tree(path) if os.path.isdir(path) and not os.path.islink(path) else _unlink(path)
+
+
+class ZygoteGone(Exception):
+    """The zygote stopped answering: this server cannot run programs any more."""
+
+
+def _receive_with_fds(sock: socket.socket) -> tuple[bytes, list[int]]:
+    fds = array.array("i")
+    message, ancillary, _, _ = sock.recvmsg(1 << 20, socket.CMSG_LEN(8 * fds.itemsize))
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(data[: len(data) - (len(data) % fds.itemsize)])
+    return message, list(fds)
+
+
+def _write_private(path: str, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    try:
+        _write_all(fd, data)
+    finally:
+        os.close(fd)
 
 
 class ResultClock:
@@ -619,18 +704,6 @@ def _leftover_children() -> list[int]:
         if reaped == 0:
             live.append(pid)
     return live
-
-
-def _read_line(fd: int) -> bytes | None:
-    """One line from ``fd`` without reading past it (the host sends one job and waits); None at end of file."""
-    chunks = []
-    while True:
-        chunk = os.read(fd, READ_CHUNK)
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        if chunk.endswith(b"\n"):
-            return b"".join(chunks)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -844,6 +917,7 @@ def main(argv: list[str]) -> None:
     # Everything imported so far lives as long as the server: keep the collector off those pages in every child.
     gc.collect()
     gc.freeze()
+    server.start_zygote()
     server.serve(filtered)
 
 
