@@ -62,6 +62,39 @@ def test_eval_offline_on_the_sample(capsys: pytest.CaptureFixture[str], tmp_path
     assert 0 <= result["leak_rate"] <= 1 and result["utterances_per_turn"] > 0
     assert {row["label"] for row in result["paper"]} == {"ROUGE-L F1", "BLEU-4 F1"}
     assert (Path(result["run_dir"]) / "samples.jsonl").is_file()
+    for baseline in ("constant", "mismatched"):
+        for metric in ("rougeL", "bleu4"):
+            interval = result["baselines"][baseline][metric]["f1"]
+            assert interval["low"] <= interval["mean"] <= interval["high"] and interval["n"] == 6
+            margin = result["margins"][metric][baseline]
+            assert margin["mean"] == pytest.approx(result[metric]["f1"]["mean"] - interval["mean"])
+    assert "three generic questions" in result["baseline_definitions"]["constant"]
+
+
+def test_eval_table_shows_the_baselines_beside_the_instructor(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    args = ["socratic", "eval", "--metrics", "rougeL", "--limit", "4", "--runs-dir", str(tmp_path)]
+    code, out, _ = run_cli(args, capsys)
+    assert code == 0
+    assert "reference baselines" in out and "constant" in out and "mismatched" in out and "margin" in out
+    assert "on its own test split" in out
+
+
+def test_score_re_scores_a_runs_own_records(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    args = ["socratic", "eval", "--metrics", "rougeL", "--limit", "5", "--runs-dir", str(tmp_path), "--json"]
+    code, out, _ = run_cli(args, capsys)
+    run = json_of(out)
+    samples = Path(run["run_dir"]) / "samples.jsonl"
+    code, out, _ = run_cli(
+        ["socratic", "score", "--predictions", str(samples), "--metrics", "rougeL", "--json"], capsys
+    )
+    rescored = json_of(out)
+    assert code == 0 and rescored["examples"] == 5
+    assert rescored["rougeL"]["f1"]["mean"] == pytest.approx(run["rougeL"]["f1"]["mean"])
+    assert rescored["baselines"]["mismatched"]["rougeL"]["f1"]["mean"] == pytest.approx(
+        run["baselines"]["mismatched"]["rougeL"]["f1"]["mean"]
+    )
 
 
 def test_eval_needs_a_model_for_model_backed_instructors(capsys: pytest.CaptureFixture[str]) -> None:
@@ -127,3 +160,29 @@ def test_score_a_real_folder_with_shifted_references(
     result = json_of(out)
     assert code == 0 and result["examples"] == len(examples) > 800
     assert 0.05 < result["rougeL"]["f1"]["mean"] < 0.9
+
+
+def test_leak_check_gives_one_verdict_per_utterance(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "buggy.py").write_text("def half(n):\n    return n / 2\n")
+    (tmp_path / "fixed.py").write_text("def half(n):\n    return n // 2\n")
+    (tmp_path / "problem.md").write_text("Return n halved, rounded down. `half(5) == 2`")
+    lines = ["Use integer division.", "", "What does `half(5)` return?", "Shouldn't line 2 use `//`?"]
+    (tmp_path / "said.txt").write_text("\n".join(lines) + "\n")
+    args = ["socratic", "leak-check", "--code", str(tmp_path / "buggy.py"), "--fix", str(tmp_path / "fixed.py")]
+    args += ["--problem", str(tmp_path / "problem.md"), "--utterances", str(tmp_path / "said.txt"), "--json"]
+    code, out, _ = run_cli(args, capsys)
+    result = json_of(out)
+    assert code == 0
+    verdicts = result["utterances"]
+    assert [v["utterance"] for v in verdicts] == [line for line in lines if line]
+    assert [v["leak"] for v in verdicts] == [True, False, True]
+    assert verdicts[0]["reasons"] and verdicts[1]["reasons"] == []
+    code, out, _ = run_cli(args[:-1], capsys)
+    assert code == 0 and "2 of 3 utterance(s) give the fix away" in out
+
+
+def test_leak_check_names_a_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "said.txt").write_text("What is n?\n")
+    args = ["socratic", "leak-check", "--code", str(tmp_path / "nope.py"), "--fix", str(tmp_path / "nope.py")]
+    code, out, err = run_cli([*args, "--utterances", str(tmp_path / "said.txt"), "--json"], capsys)
+    assert code == 2 and out == "" and "nope.py" in err

@@ -4,6 +4,7 @@
 - ``eval``: run an instructor (offline or model-backed) through the runner, then compute the paper's metrics over
   all examples in one batch; prints P/R/F1 with intervals, the leak rate and utterances per turn, beside the paper.
 - ``score``: the same metrics for predictions made elsewhere (JSONL of ``{"id", "predictions"}``).
+- ``leak-check``: does each instructor utterance of a file give a bug's fix away (buggy and fixed program given)?
 
 ``--data`` defaults to the built-in sample dialogues.
 """
@@ -103,10 +104,12 @@ def stats_command(data: DataOption = None, lenient: bool = False, json_output: J
 
 
 def _interval(values: dict[str, Any]) -> str:
+    if not values or values.get("mean") is None:
+        return "n/a"
     return f"{values['mean'] * 100:.1f} [{values['low'] * 100:.1f}, {values['high'] * 100:.1f}]"
 
 
-def _print_result(title: str, result: dict[str, Any], metrics: list[str]) -> None:
+def _print_result(title: str, result: dict[str, Any], metrics: list[str], data_name: str) -> None:
     table = Table(title=title)
     table.add_column("metric")
     for column in ("precision", "recall", "F1"):
@@ -115,6 +118,24 @@ def _print_result(title: str, result: dict[str, Any], metrics: list[str]) -> Non
         scores = result[name]
         table.add_row(name, _interval(scores["precision"]), _interval(scores["recall"]), _interval(scores["f1"]))
     stdout.print(table)
+    baselines = result.get("baselines") or {}
+    margins = result.get("margins") or {}
+    base = Table(title="Beside two reference baselines on the same examples (F1 %; margin = instructor - baseline)")
+    base.add_column("metric")
+    base.add_column("instructor", justify="right")
+    for baseline in baselines:
+        base.add_column(baseline, justify="right")
+    for baseline in baselines:
+        base.add_column(f"margin over {baseline}", justify="right")
+    for name in metrics:
+        cells = [name, _interval(result[name]["f1"])]
+        cells += ["n/a" if b is None else _interval(b[name]["f1"]) for b in baselines.values()]
+        cells += ["n/a" if baselines[b] is None else _interval(margins.get(name, {}).get(b) or {}) for b in baselines]
+        base.add_row(*cells)
+    stdout.print(base)
+    definitions = result.get("baseline_definitions") or {}
+    for baseline, text in definitions.items():
+        stdout.print(f"  {baseline}: {escape(text)}", highlight=False)
     stdout.print(
         f"examples: {result['examples']}   utterances per turn: {result['utterances_per_turn']:.2f}   "
         f"leak rate: {result['leak_rate'] * 100:.1f}% ({result['leaked_utterances']} of {result['utterances']})",
@@ -122,7 +143,10 @@ def _print_result(title: str, result: dict[str, Any], metrics: list[str]) -> Non
     )
     rows = result.get("paper", [])
     if rows:
-        paper = Table(title="Beside the paper (its test set; its BERTScore uses deberta-xlarge-mnli)")
+        paper = Table(
+            title=f"Beside the paper (ours on {escape(data_name)}; the paper's on its own test split, which is not "
+            "in the shared data; its BERTScore uses deberta-xlarge-mnli)"
+        )
         paper.add_column("metric")
         paper.add_column("ours F1 %", justify="right")
         paper.add_column("paper F1 %", justify="right")
@@ -196,7 +220,7 @@ def eval_command(
         emit_json(result)
         return
     log(f"records: {run.run_dir}")
-    _print_result(f"Socratic eval: {chosen.name} on {escape(folder.name)}", result, metric_names)
+    _print_result(f"Socratic eval: {chosen.name} on {escape(folder.name)}", result, metric_names, folder.name)
 
 
 @app.command("score")
@@ -225,4 +249,49 @@ def score_command(
     if json_output or state.json_mode:
         emit_json(result)
         return
-    _print_result(f"Socratic scores of {escape(predictions.name)}", result, metric_names)
+    _print_result(f"Socratic scores of {escape(predictions.name)}", result, metric_names, folder.name)
+
+
+@app.command("leak-check")
+def leak_check_command(
+    code: Annotated[Path, typer.Option("--code", help="The buggy program.")],
+    fix: Annotated[Path, typer.Option("--fix", help="The fixed program.")],
+    utterances: Annotated[Path, typer.Option("--utterances", help="Instructor utterances, one per line.")],
+    problem: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option("--problem", help="Problem statement (and tests): code the student already sees."),
+    ] = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Check instructor utterances for giving the fix away, one verdict per utterance (blank lines are skipped)."""
+    from debugtutor.errors import read_text
+    from debugtutor.socratic.leak import LeakGuard
+
+    guard = LeakGuard(
+        read_text(code),
+        [],
+        fixed_code=read_text(fix),
+        context=read_text(problem) if problem is not None else "",
+    )
+    lines = [line.strip() for line in read_text(utterances).split("\n")]
+    verdicts: list[dict[str, Any]] = []
+    for line in lines:
+        if not line:
+            continue
+        verdict = guard.check(line)
+        verdicts.append({"utterance": line, "leak": verdict.leaked, "reasons": list(verdict.reasons)})
+    if not verdicts:
+        raise InputError("no utterances in this file", path=str(utterances), hint="one utterance per line")
+    if json_output or state.json_mode:
+        emit_json({"utterances": verdicts, "leaks": sum(v["leak"] for v in verdicts)})
+        return
+    table = Table(title=f"Leak check of {escape(utterances.name)}")
+    table.add_column("leak")
+    table.add_column("utterance")
+    table.add_column("why")
+    for v in verdicts:
+        table.add_row("yes" if v["leak"] else "no", escape(str(v["utterance"])), escape("; ".join(v["reasons"])))
+    stdout.print(table)
+    stdout.print(
+        f"{sum(v['leak'] for v in verdicts)} of {len(verdicts)} utterance(s) give the fix away", highlight=False
+    )

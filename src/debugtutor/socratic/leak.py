@@ -402,11 +402,7 @@ class LeakGuard:
             [_TOKEN_WORDS[t] for t in sorted(edit.added) if t in _TOKEN_WORDS]
             + [_KIND_WORDS[k] for k in sorted(edit.kinds) if k in _KIND_WORDS]
         )
-        self._named = sorted(
-            (t for t in edit.added if t not in _TOKEN_WORDS or re.match(r"\w", t)),
-            key=len,
-            reverse=True,
-        )
+        self._named = sorted(edit.added, key=len, reverse=True)
 
     @property
     def fragments(self) -> list[str]:
