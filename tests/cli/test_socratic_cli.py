@@ -186,3 +186,37 @@ def test_leak_check_names_a_missing_file(capsys: pytest.CaptureFixture[str], tmp
     args = ["socratic", "leak-check", "--code", str(tmp_path / "nope.py"), "--fix", str(tmp_path / "nope.py")]
     code, out, err = run_cli([*args, "--utterances", str(tmp_path / "said.txt"), "--json"], capsys)
     assert code == 2 and out == "" and "nope.py" in err
+
+
+@pytest.mark.parametrize(("instructor", "steps"), [("zero-shot", 1), ("cot", 2), ("cot-as-coded", 2), ("single", 1)])
+def test_show_prompt_is_a_dry_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, instructor: str, steps: int
+) -> None:
+    args = ["socratic", "eval", "--instructor", instructor, "--show-prompt", "--limit", "2"]
+    code, out, _ = run_cli([*args, "--runs-dir", str(tmp_path), "--json"], capsys)
+    result = json_of(out)
+    assert code == 0 and list(tmp_path.iterdir()) == []  # no model, no run recorded
+    prompts = result["prompts"]
+    assert len(prompts) == 2 * steps and len({p["id"] for p in prompts}) == 2
+    user = prompts[-1]["messages"][1]["content"]
+    if instructor.startswith("cot"):
+        assert prompts[0]["step"].startswith("step 1") and "<the introspection step's answer goes here>" in user
+    if instructor == "cot-as-coded":  # the second example's introspection is its dialogue's first turn's
+        assert "first turn" in prompts[2]["step"] and "Assistant:" not in prompts[2]["messages"][1]["content"]
+    code, out, _ = run_cli([*args, "--prompt", "paper"], capsys)
+    assert code == 0 and "----- user -----" in out and "<bug_code>\n1. " in out
+
+
+def test_show_prompt_refuses_the_offline_instructor(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(["socratic", "eval", "--show-prompt", "--json"], capsys)
+    assert code == 2 and out == "" and "sends no prompt" in err
+
+
+def test_paper_prompt_reaches_the_model(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    with LoopbackServer(reply=lambda body, index: " Which line runs first?") as server:
+        spec = f"openai:tiny@{server.base_url}"
+        args = ["socratic", "eval", "--instructor", "zero-shot", "--model", spec, "--metrics", "rougeL"]
+        code, _, err = run_cli([*args, "--prompt", "paper", "--limit", "1", "--runs-dir", str(tmp_path)], capsys)
+        assert code == 0, err
+        user = server.bodies[0]["messages"][1]["content"]
+    assert "<bug_code>\n1. " in user and user.endswith("test cases.\n1.")

@@ -10,22 +10,22 @@ import pytest
 
 from debugtutor.errors import InputError
 from debugtutor.llm import ScriptedModel
+from debugtutor.metrics import get_pair_scorer
 from debugtutor.runs import read_samples, run_task
 from debugtutor.samples import sample_dir
 from debugtutor.socratic.dataset import EvaluationExample
-from debugtutor.metrics import get_pair_scorer
 from debugtutor.socratic.evaluation import (
     GENERIC_QUESTIONS,
     PAPER_F1,
     build_eval_task,
     example_scores,
-    mismatched_partners,
-    summarize_scores,
     load_examples,
+    mismatched_partners,
     paper_rows,
     parse_metric_names,
     read_predictions,
     score_predictions,
+    summarize_scores,
 )
 from debugtutor.socratic.instructors import ModelInstructor
 

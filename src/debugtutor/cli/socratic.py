@@ -32,6 +32,7 @@ from debugtutor.socratic.evaluation import (
     score_predictions,
 )
 from debugtutor.socratic.instructors import INSTRUCTOR_NAMES, get_instructor
+from debugtutor.socratic.prompts import PROMPT_STYLES, PromptStyle
 
 app = typer.Typer(help="The Socratic Debugging Benchmark: statistics, evaluation and scoring.", no_args_is_help=True)
 
@@ -158,6 +159,34 @@ def _print_result(title: str, result: dict[str, Any], metrics: list[str], data_n
         stdout.print(paper)
 
 
+def _show_prompts(instructor: str, examples: list[Any], style: PromptStyle, json_output: bool) -> None:
+    """Print the prompts ``instructor`` would send for ``examples``; no model is called."""
+    import asyncio
+
+    from debugtutor.socratic.instructors import preview_prompts
+
+    planned = asyncio.run(preview_prompts(instructor, examples, style=style))
+    if json_output or state.json_mode:
+        emit_json(
+            {
+                "instructor": instructor,
+                "prompt": style,
+                "prompts": [
+                    {"id": example_id, "step": p.step, "messages": [m.model_dump() for m in p.messages]}
+                    for example_id, p in planned
+                ],
+            }
+        )
+        return
+    for example_id, p in planned:
+        # soft_wrap: the prompt is printed exactly as it would be sent, never re-wrapped to the terminal.
+        header = f"===== {example_id}: {p.step} ({instructor}, prompt layout {style}) ====="
+        stdout.print(header, markup=False, highlight=False, soft_wrap=True)
+        for message in p.messages:
+            stdout.print(f"----- {message.role} -----", markup=False, highlight=False, soft_wrap=True)
+            stdout.print(message.content, markup=False, highlight=False, soft_wrap=True)
+
+
 @app.command("eval")
 @with_run_options
 def eval_command(
@@ -177,6 +206,20 @@ def eval_command(
         str, typer.Option("--list-parser", help="Numbered-list parser for model answers: robust or original.")
     ] = "robust",
     bertscore_model: BertModelOption = None,
+    prompt: Annotated[
+        str,
+        typer.Option(
+            "--prompt", help="Prompt layout of model-backed instructors: ours, or paper (the benchmark code's own)."
+        ),
+    ] = "ours",
+    show_prompt: Annotated[
+        bool,
+        typer.Option(
+            "--show-prompt",
+            help="Dry run: print the prompt(s) the instructor would send for the first example (--limit N for N), "
+            "call no model, record no run.",
+        ),
+    ] = False,
     json_output: JsonOption = False,
 ) -> None:
     """Evaluate an instructor on every instructor turn of a folder and score it as the paper does."""
@@ -185,19 +228,37 @@ def eval_command(
     _check_parser(parser)
     if list_parser not in ("robust", "original"):
         raise InputError(f"unknown list parser {list_parser!r}", field="list-parser", hint="robust or original")
+    if prompt not in PROMPT_STYLES:
+        raise InputError(f"unknown prompt layout {prompt!r}", field="prompt", hint=" or ".join(PROMPT_STYLES))
     metric_names = parse_metric_names(metrics)
     folder = _data_folder(data)
     examples = examples_from_folder(folder, dedup=dedup, parser=parser)
+    if show_prompt:
+        _show_prompts(instructor, examples[: run_options.limit or 1], prompt, json_output)
+        return
     if model is not None and instructor == "offline":
         warn("--model is ignored by the offline instructor")
-    chosen = get_instructor(instructor, model if instructor != "offline" else None, parse_mode=list_parser)  # type: ignore[arg-type]
+    if prompt != "ours" and instructor == "offline":
+        warn("--prompt is ignored by the offline instructor")
+    chosen = get_instructor(
+        instructor,
+        model if instructor != "offline" else None,
+        parse_mode=list_parser,  # type: ignore[arg-type]
+        style=prompt,
+    )
     task = build_eval_task(
         examples,
         chosen,
         metrics=metric_names,
         model_spec=model if instructor != "offline" else None,
         data=folder,
-        config={"dedup": dedup, "parser": parser, "list_parser": list_parser, "bertscore_model": bertscore_model},
+        config={
+            "dedup": dedup,
+            "parser": parser,
+            "list_parser": list_parser,
+            "bertscore_model": bertscore_model,
+            "prompt": prompt if instructor != "offline" else None,
+        },
         scorer_options=_scorer_options(bertscore_model),
     )
     run = run_options.run(task)
