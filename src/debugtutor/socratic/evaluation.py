@@ -319,11 +319,15 @@ class SocraticSummary:
 
     def __call__(self, records: list[SampleRecord]) -> dict[str, Any]:
         required = [f"{name}_f1" for name in self.metrics]
-        finished = [
-            r
-            for r in records
-            if r.error is None and isinstance(r.output, Mapping) and all(key in r.scores for key in required)
-        ]
+        # Sorted by id: records are written in the order items finish, and the bootstrap should not depend on it.
+        finished = sorted(
+            (
+                r
+                for r in records
+                if r.error is None and isinstance(r.output, Mapping) and all(key in r.scores for key in required)
+            ),
+            key=lambda r: r.id,
+        )
         predictions = [list(r.output.get("predictions", [])) for r in finished if isinstance(r.output, Mapping)]
         leaks = [list(r.output.get("leaks", [])) for r in finished if isinstance(r.output, Mapping)]
         summary: dict[str, Any] = {"examples": len(finished), "errors": len(records) - len(finished)}
@@ -436,7 +440,8 @@ def score_predictions(
     cache = ScorerCache(scorer_options)
     ready = {name: (scorers or {}).get(name) or cache.get(name) for name in metrics}
     partners = mismatched_partners(examples)
-    scored = [example for example in examples if example.id in predictions]
+    # In id order, as a run's summary takes its records, so re-scoring a run reproduces its intervals too.
+    scored = sorted((example for example in examples if example.id in predictions), key=lambda e: e.id)
     rows: list[tuple[Sequence[str], Sequence[str], Sequence[str] | None]] = []
     guards: dict[str, LeakGuard] = {}
     leaks: list[list[list[str]]] = []
