@@ -1,9 +1,12 @@
 """``debugtutor socratic``: count a Socratic benchmark folder, evaluate an instructor on it, score outside predictions.
 
 - ``stats``: problems, bugs, dialogues, instructor/student turns and utterances, with both counting methods.
-- ``eval``: run an instructor (offline or model-backed) through the runner, then compute the paper's metrics over
-  all examples in one batch; prints P/R/F1 with intervals, the leak rate and utterances per turn, beside the paper.
-- ``score``: the same metrics for predictions made elsewhere (JSONL of ``{"id", "predictions"}``).
+- ``eval``: run an instructor (offline or model-backed) through the runner and score every example as the paper
+  does; prints P/R/F1 with intervals beside two reference baselines on the same examples (a constant generic answer
+  and the instructor's predictions against another problem's references), the leak rate and utterances per turn,
+  and the paper's numbers. ``--prompt paper`` uses the benchmark code's prompt layout; ``--show-prompt`` prints the
+  prompts without calling a model.
+- ``score``: the same for predictions made elsewhere (JSONL of ``{"id", "predictions"}``, or a run's samples.jsonl).
 - ``leak-check``: does each instructor utterance of a file give a bug's fix away (buggy and fixed program given)?
 
 ``--data`` defaults to the built-in sample dialogues.
