@@ -246,3 +246,37 @@ def test_records_carry_references_and_per_example_scores_and_rebuild(tmp_path: P
     )
     html = write_report(run.run_dir, summary=summary).read_text()
     assert 'id="baselines"' in html and "margin over constant" in html and "mismatched" in html
+
+
+def test_the_scorer_batches_concurrent_items_and_keeps_each_records_scores() -> None:
+    import asyncio
+
+    from debugtutor.runs import EvalItem
+    from debugtutor.socratic.evaluation import ScorerCache, SocraticScorer
+
+    exact = get_pair_scorer("exact")
+    calls: list[int] = []
+
+    class CountingScorer:
+        name = "exact"
+        signature = "exact|counting"
+
+        def score_pairs(self, predictions: list[str], references: list[str]) -> list[float]:
+            calls.append(len(predictions))
+            return exact.score_pairs(predictions, references)
+
+    scorer = SocraticScorer(["exact"], ScorerCache(ready={"exact": CountingScorer()}))
+    outputs = [
+        {"predictions": [f"q{i}"], "references": [f"q{i}", "other"], "leaks": [[]], "mismatched": {"references": ["z"]}}
+        for i in range(12)
+    ]
+
+    async def score_all() -> list[dict[str, float | int]]:
+        items = [EvalItem(id=str(i), input=None) for i in range(12)]
+        return await asyncio.gather(*(scorer(item, output) for item, output in zip(items, outputs)))
+
+    results = asyncio.run(score_all())
+    assert len(calls) < 12  # the queued items were scored together
+    for result in results:
+        assert result["exact_precision"] == 1.0 and result["exact_recall"] == 0.5
+        assert result["exact_f1@mismatched"] == 0.0 and result["utterances"] == 1

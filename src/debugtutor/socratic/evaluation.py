@@ -19,6 +19,7 @@ JSONL file, or a run's ``samples.jsonl``) the same way.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections.abc import Mapping, Sequence
@@ -171,6 +172,10 @@ class SocraticSolver:
         return SolverOutput(output=output, usage=prediction.usage or None)
 
 
+# One example to score: (predictions, references, the mismatched partner's references or None).
+Row = tuple[Sequence[str], Sequence[str], Sequence[str] | None]
+
+
 def _arms(
     predictions: Sequence[str], references: Sequence[str], mismatched: Sequence[str] | None
 ) -> dict[str, tuple[Sequence[str], Sequence[str]]]:
@@ -185,7 +190,7 @@ def _arms(
 
 
 def example_scores(
-    rows: Sequence[tuple[Sequence[str], Sequence[str], Sequence[str] | None]],
+    rows: Sequence[Row],
     metrics: Sequence[str],
     scorers: Mapping[str, PairScorer],
 ) -> list[dict[str, float]]:
@@ -215,9 +220,14 @@ def example_scores(
 class ScorerCache:
     """Pair scorers built once per run, by name (a BERTScore model loads once)."""
 
-    def __init__(self, scorer_options: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        scorer_options: Mapping[str, Mapping[str, Any]] | None = None,
+        *,
+        ready: Mapping[str, PairScorer] | None = None,
+    ) -> None:
         self.options = dict(scorer_options or {})
-        self._built: dict[str, PairScorer] = {}
+        self._built: dict[str, PairScorer] = dict(ready or {})
 
     def get(self, name: str) -> PairScorer:
         if name not in self._built:
@@ -229,21 +239,51 @@ class ScorerCache:
 
 
 class SocraticScorer:
-    """Runner scorer: the example's P/R/F1 per metric for the instructor and both baselines, and leak counts."""
+    """Runner scorer: the example's P/R/F1 per metric for the instructor and both baselines, and leak counts.
+
+    Items are scored in batches: an item waits while an earlier batch is being scored (in a worker thread, so model
+    calls of other items go on), then everything that queued meanwhile is scored in one call per metric. A model
+    metric such as BERTScore is several times faster on one batch of many pairs than on many small ones; the batch
+    grows with ``--concurrency``. Every record still gets its own example's scores.
+    """
 
     def __init__(self, metrics: Sequence[str], scorers: ScorerCache) -> None:
         self.metrics = list(metrics)
         self.scorers = scorers
+        self._pending: list[tuple[Row, asyncio.Future[dict[str, float]]]] = []
+        self._worker: asyncio.Task[None] | None = None
 
-    def __call__(self, item: EvalItem, output: Any) -> dict[str, float | int]:
+    def score_rows(self, rows: Sequence[Row]) -> list[dict[str, float]]:
+        return example_scores(rows, self.metrics, self.scorers.mapping(self.metrics))
+
+    async def _drain(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                results = await asyncio.to_thread(self.score_rows, [row for row, _ in batch])
+            except Exception as exc:  # every item of the batch records the failure
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                continue
+            for (_, future), result in zip(batch, results):
+                if not future.done():
+                    future.set_result(result)
+
+    async def _score(self, row: Row) -> dict[str, float]:
+        future: asyncio.Future[dict[str, float]] = asyncio.get_running_loop().create_future()
+        self._pending.append((row, future))
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.ensure_future(self._drain())
+        return await future
+
+    async def __call__(self, item: EvalItem, output: Any) -> dict[str, float | int]:
         record = output if isinstance(output, Mapping) else {}
         predictions = list(record.get("predictions", []))
         references = list(record.get("references") or item.target or [])
         partner = record.get("mismatched")
         mismatched = list(partner["references"]) if isinstance(partner, Mapping) else None
-        scores: dict[str, float | int] = dict(
-            example_scores([(predictions, references, mismatched)], self.metrics, self.scorers.mapping(self.metrics))[0]
-        )
+        scores: dict[str, float | int] = dict(await self._score((predictions, references, mismatched)))
         leaked = sum(1 for reasons in record.get("leaks", []) if reasons)
         scores.update(
             {
@@ -437,12 +477,12 @@ def score_predictions(
 ) -> dict[str, Any]:
     """Scores, baselines, margins and leak rate of predictions for the examples that have some (the others are
     counted as missing). The mismatched baseline pairs examples as a run over ``examples`` would."""
-    cache = ScorerCache(scorer_options)
-    ready = {name: (scorers or {}).get(name) or cache.get(name) for name in metrics}
+    cache = ScorerCache(scorer_options, ready=scorers)
+    ready = cache.mapping(metrics)
     partners = mismatched_partners(examples)
     # In id order, as a run's summary takes its records, so re-scoring a run reproduces its intervals too.
     scored = sorted((example for example in examples if example.id in predictions), key=lambda e: e.id)
-    rows: list[tuple[Sequence[str], Sequence[str], Sequence[str] | None]] = []
+    rows: list[Row] = []
     guards: dict[str, LeakGuard] = {}
     leaks: list[list[list[str]]] = []
     for example in scored:
