@@ -10,17 +10,22 @@ import pytest
 
 from debugtutor.errors import InputError
 from debugtutor.llm import ScriptedModel
+from debugtutor.metrics import get_pair_scorer
 from debugtutor.runs import read_samples, run_task
 from debugtutor.samples import sample_dir
 from debugtutor.socratic.dataset import EvaluationExample
 from debugtutor.socratic.evaluation import (
+    GENERIC_QUESTIONS,
     PAPER_F1,
     build_eval_task,
+    example_scores,
     load_examples,
+    mismatched_partners,
     paper_rows,
     parse_metric_names,
     read_predictions,
     score_predictions,
+    summarize_scores,
 )
 from debugtutor.socratic.instructors import ModelInstructor
 
@@ -160,3 +165,118 @@ def test_samples_output_is_plain_json(tmp_path: Path) -> None:
     run = run_task(task, runs_dir=tmp_path, report=False)
     line = (run.run_dir / "samples.jsonl").read_text().splitlines()[0]
     assert json.loads(line)["output"]["leaks"] == [[]]
+
+
+def problem_example(example_id: str, problem_id: str, references: list[str]) -> EvaluationExample:
+    example = golden_example(example_id, references)
+    example.problem_id = problem_id
+    return example
+
+
+def test_mismatched_partners_are_a_fixed_derangement_of_problems() -> None:
+    examples = [problem_example(f"p{p}_{k}#0", str(p), [f"r{p}{k}"]) for p in range(6) for k in range(p % 3 + 1)]
+    partners = mismatched_partners(examples)
+    assert set(partners) == {e.id for e in examples}
+    assert all(partners[e.id].problem_id != e.problem_id for e in examples)
+    # one problem maps to one problem (a permutation), and the seed fixes it
+    image = {e.problem_id: partners[e.id].problem_id for e in examples}
+    assert sorted(image.values()) == sorted(image)
+    assert {k: v.id for k, v in mismatched_partners(examples).items()} == {k: v.id for k, v in partners.items()}
+    assert mismatched_partners([problem_example("a#0", "1", ["x"])]) == {}
+
+
+def test_baselines_golden_scores_with_exact_match() -> None:
+    # Pair score 1 for equal strings, else 0. Example 1: the references hold one of the three generic questions,
+    # so the constant baseline matches 1 of its 3 utterances against 2 references: P = 1/3, R = 1/2, F1 = 2/5.
+    # The mismatched baseline scores the instructor's predictions against the partner's references.
+    rows = [
+        (["q"], [GENERIC_QUESTIONS[1], "q"], ["z"]),
+        (["z", "w"], ["q"], ["z"]),
+    ]
+    scores = example_scores(rows, ["exact"], {"exact": get_pair_scorer("exact")})
+    first, second = scores
+    assert (first["exact_precision"], first["exact_recall"], first["exact_f1"]) == (1.0, 0.5, pytest.approx(2 / 3))
+    assert first["exact_precision@constant"] == pytest.approx(1 / 3)
+    assert first["exact_recall@constant"] == pytest.approx(1 / 2)
+    assert first["exact_f1@constant"] == pytest.approx(2 / 5)
+    assert first["exact_f1@mismatched"] == 0.0
+    assert second["exact_f1"] == 0.0 and second["exact_precision@mismatched"] == 0.5
+    assert second["exact_recall@mismatched"] == 1.0
+    assert list(first)[:1] == ["exact_f1"]  # the instructor's F1 comes first in reports
+    summary = summarize_scores(scores, ["exact"])
+    assert summary["baselines"]["constant"]["exact"]["f1"]["mean"] == pytest.approx(0.2)
+    margin = summary["margins"]["exact"]["mismatched"]
+    assert margin["mean"] == pytest.approx(((2 / 3 - 0) + (0 - 2 / 3)) / 2)
+
+
+def test_records_carry_references_and_per_example_scores_and_rebuild(tmp_path: Path) -> None:
+    from debugtutor.report import write_report
+    from debugtutor.runs import write_summary
+    from debugtutor.socratic.instructors import get_instructor
+
+    examples = load_examples(sample_dir("socratic"))[:8]
+    task = build_eval_task(examples, get_instructor("offline"), metrics=["rougeL", "bleu4"])
+    run = run_task(task, runs_dir=tmp_path, report=False)
+    records = read_samples(run.run_dir / "samples.jsonl").records
+    assert len(records) == 8
+    by_id = {e.id: e for e in examples}
+    for record in records:
+        assert record.output["references"] == by_id[record.id].references
+        partner = record.output["mismatched"]
+        assert by_id[record.id].problem_id != partner["id"].split("_")[0]
+        for name in ("rougeL_precision", "rougeL_recall", "rougeL_f1", "rougeL_f1@constant", "bleu4_f1@mismatched"):
+            assert 0.0 <= record.scores[name] <= 1.0
+    # re-scoring the recorded predictions alone gives the run's numbers
+    rescored = score_predictions(
+        examples, read_predictions(run.run_dir / "samples.jsonl", set(by_id)), ["rougeL", "bleu4"]
+    )
+    task_metrics = run.summary["task_metrics"]
+    for name in ("rougeL", "bleu4"):
+        assert rescored[name]["f1"] == pytest.approx(task_metrics[name]["f1"])  # mean and interval
+        for baseline in ("constant", "mismatched"):
+            assert rescored["baselines"][baseline][name]["f1"]["mean"] == pytest.approx(
+                task_metrics["baselines"][baseline][name]["f1"]["mean"]
+            )
+    # the summary and report are rebuilt from the records, baselines beside the instructor
+    (run.run_dir / "summary.json").unlink()
+    summary = write_summary(run.run_dir)
+    assert summary["metrics"]["rougeL_f1"]["mean"] == pytest.approx(task_metrics["rougeL"]["f1"]["mean"])
+    assert summary["metrics"]["rougeL_f1@constant"]["mean"] == pytest.approx(
+        task_metrics["baselines"]["constant"]["rougeL"]["f1"]["mean"]
+    )
+    html = write_report(run.run_dir, summary=summary).read_text()
+    assert 'id="baselines"' in html and "margin over constant" in html and "mismatched" in html
+
+
+def test_the_scorer_batches_concurrent_items_and_keeps_each_records_scores() -> None:
+    import asyncio
+
+    from debugtutor.runs import EvalItem
+    from debugtutor.socratic.evaluation import ScorerCache, SocraticScorer
+
+    exact = get_pair_scorer("exact")
+    calls: list[int] = []
+
+    class CountingScorer:
+        name = "exact"
+        signature = "exact|counting"
+
+        def score_pairs(self, predictions: list[str], references: list[str]) -> list[float]:
+            calls.append(len(predictions))
+            return exact.score_pairs(predictions, references)
+
+    scorer = SocraticScorer(["exact"], ScorerCache(ready={"exact": CountingScorer()}))
+    outputs = [
+        {"predictions": [f"q{i}"], "references": [f"q{i}", "other"], "leaks": [[]], "mismatched": {"references": ["z"]}}
+        for i in range(12)
+    ]
+
+    async def score_all() -> list[dict[str, float | int]]:
+        items = [EvalItem(id=str(i), input=None) for i in range(12)]
+        return await asyncio.gather(*(scorer(item, output) for item, output in zip(items, outputs)))
+
+    results = asyncio.run(score_all())
+    assert len(calls) < 12  # the queued items were scored together
+    for result in results:
+        assert result["exact_precision"] == 1.0 and result["exact_recall"] == 0.5
+        assert result["exact_f1@mismatched"] == 0.0 and result["utterances"] == 1

@@ -9,11 +9,15 @@ from debugtutor.socratic.prompts import (
     DETERMINISTIC_SETTINGS,
     DIALOGUE_HEADER,
     FACTS_HEADER,
+    PAPER_INSTRUCTION_MULTIPLE,
+    PAPER_INSTRUCTION_SINGLE,
+    PAPER_REASONS_HEADER,
     REASONS_HEADER,
     GroundingFacts,
     build_messages,
     context_block,
     diagnosis_messages,
+    number_lines,
 )
 
 
@@ -106,3 +110,31 @@ def test_settings_are_deterministic_with_room_for_a_long_list() -> None:
 def test_diagnosis_prompt_numbers_the_code() -> None:
     messages = diagnosis_messages("p", "a = 1\nb = 2", "assert b == 3", GroundingFacts(total=1))
     assert "1. a = 1\n2. b = 2" in messages[1].content
+
+
+def test_paper_layout_numbers_every_program_as_the_benchmark_files_do() -> None:
+    history = [TurnRecord("Help", "What does line 2 do?", code_text="def double(x):\n    return x - 2")]
+    example = make_example(history, student_code="def double(x):\n    return x")
+    user = build_messages(example, "multiple", style="paper")[1].content
+    assert "<bug_code>\n1. def double(x):\n2.    return x + 2\n</bug_code>" in user
+    assert "<code>\n1. def double(x):\n2.    return x - 2\n</code>" in user  # history code
+    assert "<code>\n1. def double(x):\n2.    return x\n</code>" in user  # current code
+    ours = build_messages(example, "multiple")[1].content
+    assert "<bug_code>\ndef double(x):\n    return x + 2\n</bug_code>" in ours
+    assert number_lines("1. a\n2. b") == "1. a\n2. b"  # already numbered: unchanged
+    assert number_lines("a = 1\nb = 2") == "1. a = 1\n2. b = 2"
+
+
+def test_paper_layout_keeps_the_original_instruction_order() -> None:
+    for mode, instruction in (("single", PAPER_INSTRUCTION_SINGLE), ("multiple", PAPER_INSTRUCTION_MULTIPLE)):
+        system, user = build_messages(make_example(), mode, style="paper")  # type: ignore[arg-type]
+        assert user.content.endswith(instruction)
+        task, code_tags, tests_run = (instruction.index(t) for t in ("<bug_desc>", "<code>", "test cases"))
+        assert task < code_tags < tests_run
+        assert "Socratic" in system.content
+    multiple = PAPER_INSTRUCTION_MULTIPLE
+    assert multiple.index("<bug_desc>") < multiple.index("duplicates") < multiple.index("<code>")
+    assert multiple.endswith("\n1.") and "numbered list" not in multiple
+    cot = build_messages(make_example(), "cot", introspection="r1", style="paper")[1].content
+    assert f"\n{PAPER_REASONS_HEADER}\nr1\n" in cot and REASONS_HEADER not in cot
+    assert cot.endswith(PAPER_INSTRUCTION_MULTIPLE)

@@ -1,9 +1,13 @@
 """``debugtutor socratic``: count a Socratic benchmark folder, evaluate an instructor on it, score outside predictions.
 
 - ``stats``: problems, bugs, dialogues, instructor/student turns and utterances, with both counting methods.
-- ``eval``: run an instructor (offline or model-backed) through the runner, then compute the paper's metrics over
-  all examples in one batch; prints P/R/F1 with intervals, the leak rate and utterances per turn, beside the paper.
-- ``score``: the same metrics for predictions made elsewhere (JSONL of ``{"id", "predictions"}``).
+- ``eval``: run an instructor (offline or model-backed) through the runner and score every example as the paper
+  does; prints P/R/F1 with intervals beside two reference baselines on the same examples (a constant generic answer
+  and the instructor's predictions against another problem's references), the leak rate and utterances per turn,
+  and the paper's numbers. ``--prompt paper`` uses the benchmark code's prompt layout; ``--show-prompt`` prints the
+  prompts without calling a model.
+- ``score``: the same for predictions made elsewhere (JSONL of ``{"id", "predictions"}``, or a run's samples.jsonl).
+- ``leak-check``: does each instructor utterance of a file give a bug's fix away (buggy and fixed program given)?
 
 ``--data`` defaults to the built-in sample dialogues.
 """
@@ -31,6 +35,7 @@ from debugtutor.socratic.evaluation import (
     score_predictions,
 )
 from debugtutor.socratic.instructors import INSTRUCTOR_NAMES, get_instructor
+from debugtutor.socratic.prompts import PROMPT_STYLES, PromptStyle
 
 app = typer.Typer(help="The Socratic Debugging Benchmark: statistics, evaluation and scoring.", no_args_is_help=True)
 
@@ -103,10 +108,12 @@ def stats_command(data: DataOption = None, lenient: bool = False, json_output: J
 
 
 def _interval(values: dict[str, Any]) -> str:
+    if not values or values.get("mean") is None:
+        return "n/a"
     return f"{values['mean'] * 100:.1f} [{values['low'] * 100:.1f}, {values['high'] * 100:.1f}]"
 
 
-def _print_result(title: str, result: dict[str, Any], metrics: list[str]) -> None:
+def _print_result(title: str, result: dict[str, Any], metrics: list[str], data_name: str) -> None:
     table = Table(title=title)
     table.add_column("metric")
     for column in ("precision", "recall", "F1"):
@@ -115,6 +122,24 @@ def _print_result(title: str, result: dict[str, Any], metrics: list[str]) -> Non
         scores = result[name]
         table.add_row(name, _interval(scores["precision"]), _interval(scores["recall"]), _interval(scores["f1"]))
     stdout.print(table)
+    baselines = result.get("baselines") or {}
+    margins = result.get("margins") or {}
+    base = Table(title="Beside two reference baselines on the same examples (F1 %; margin = instructor - baseline)")
+    base.add_column("metric")
+    base.add_column("instructor", justify="right")
+    for baseline in baselines:
+        base.add_column(baseline, justify="right")
+    for baseline in baselines:
+        base.add_column(f"margin over {baseline}", justify="right")
+    for name in metrics:
+        cells = [name, _interval(result[name]["f1"])]
+        cells += ["n/a" if b is None else _interval(b[name]["f1"]) for b in baselines.values()]
+        cells += ["n/a" if baselines[b] is None else _interval(margins.get(name, {}).get(b) or {}) for b in baselines]
+        base.add_row(*cells)
+    stdout.print(base)
+    definitions = result.get("baseline_definitions") or {}
+    for baseline, text in definitions.items():
+        stdout.print(f"  {baseline}: {escape(text)}", highlight=False)
     stdout.print(
         f"examples: {result['examples']}   utterances per turn: {result['utterances_per_turn']:.2f}   "
         f"leak rate: {result['leak_rate'] * 100:.1f}% ({result['leaked_utterances']} of {result['utterances']})",
@@ -122,7 +147,10 @@ def _print_result(title: str, result: dict[str, Any], metrics: list[str]) -> Non
     )
     rows = result.get("paper", [])
     if rows:
-        paper = Table(title="Beside the paper (its test set; its BERTScore uses deberta-xlarge-mnli)")
+        paper = Table(
+            title=f"Beside the paper (ours on {escape(data_name)}; the paper's on its own test split, which is not "
+            "in the shared data; its BERTScore uses deberta-xlarge-mnli)"
+        )
         paper.add_column("metric")
         paper.add_column("ours F1 %", justify="right")
         paper.add_column("paper F1 %", justify="right")
@@ -132,6 +160,34 @@ def _print_result(title: str, result: dict[str, Any], metrics: list[str]) -> Non
             for system, number in row["paper"].items():
                 paper.add_row(escape(row["label"]), ours, f"{number:.1f}", escape(system))
         stdout.print(paper)
+
+
+def _show_prompts(instructor: str, examples: list[Any], style: PromptStyle, json_output: bool) -> None:
+    """Print the prompts ``instructor`` would send for ``examples``; no model is called."""
+    import asyncio
+
+    from debugtutor.socratic.instructors import preview_prompts
+
+    planned = asyncio.run(preview_prompts(instructor, examples, style=style))
+    if json_output or state.json_mode:
+        emit_json(
+            {
+                "instructor": instructor,
+                "prompt": style,
+                "prompts": [
+                    {"id": example_id, "step": p.step, "messages": [m.model_dump() for m in p.messages]}
+                    for example_id, p in planned
+                ],
+            }
+        )
+        return
+    for example_id, p in planned:
+        # soft_wrap: the prompt is printed exactly as it would be sent, never re-wrapped to the terminal.
+        header = f"===== {example_id}: {p.step} ({instructor}, prompt layout {style}) ====="
+        stdout.print(header, markup=False, highlight=False, soft_wrap=True)
+        for message in p.messages:
+            stdout.print(f"----- {message.role} -----", markup=False, highlight=False, soft_wrap=True)
+            stdout.print(message.content, markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command("eval")
@@ -153,6 +209,20 @@ def eval_command(
         str, typer.Option("--list-parser", help="Numbered-list parser for model answers: robust or original.")
     ] = "robust",
     bertscore_model: BertModelOption = None,
+    prompt: Annotated[
+        str,
+        typer.Option(
+            "--prompt", help="Prompt layout of model-backed instructors: ours, or paper (the benchmark code's own)."
+        ),
+    ] = "ours",
+    show_prompt: Annotated[
+        bool,
+        typer.Option(
+            "--show-prompt",
+            help="Dry run: print the prompt(s) the instructor would send for the first example (--limit N for N), "
+            "call no model, record no run.",
+        ),
+    ] = False,
     json_output: JsonOption = False,
 ) -> None:
     """Evaluate an instructor on every instructor turn of a folder and score it as the paper does."""
@@ -161,19 +231,37 @@ def eval_command(
     _check_parser(parser)
     if list_parser not in ("robust", "original"):
         raise InputError(f"unknown list parser {list_parser!r}", field="list-parser", hint="robust or original")
+    if prompt not in PROMPT_STYLES:
+        raise InputError(f"unknown prompt layout {prompt!r}", field="prompt", hint=" or ".join(PROMPT_STYLES))
     metric_names = parse_metric_names(metrics)
     folder = _data_folder(data)
     examples = examples_from_folder(folder, dedup=dedup, parser=parser)
+    if show_prompt:
+        _show_prompts(instructor, examples[: run_options.limit or 1], prompt, json_output)
+        return
     if model is not None and instructor == "offline":
         warn("--model is ignored by the offline instructor")
-    chosen = get_instructor(instructor, model if instructor != "offline" else None, parse_mode=list_parser)  # type: ignore[arg-type]
+    if prompt != "ours" and instructor == "offline":
+        warn("--prompt is ignored by the offline instructor")
+    chosen = get_instructor(
+        instructor,
+        model if instructor != "offline" else None,
+        parse_mode=list_parser,  # type: ignore[arg-type]
+        style=prompt,
+    )
     task = build_eval_task(
         examples,
         chosen,
         metrics=metric_names,
         model_spec=model if instructor != "offline" else None,
         data=folder,
-        config={"dedup": dedup, "parser": parser, "list_parser": list_parser, "bertscore_model": bertscore_model},
+        config={
+            "dedup": dedup,
+            "parser": parser,
+            "list_parser": list_parser,
+            "bertscore_model": bertscore_model,
+            "prompt": prompt if instructor != "offline" else None,
+        },
         scorer_options=_scorer_options(bertscore_model),
     )
     run = run_options.run(task)
@@ -196,7 +284,7 @@ def eval_command(
         emit_json(result)
         return
     log(f"records: {run.run_dir}")
-    _print_result(f"Socratic eval: {chosen.name} on {escape(folder.name)}", result, metric_names)
+    _print_result(f"Socratic eval: {chosen.name} on {escape(folder.name)}", result, metric_names, folder.name)
 
 
 @app.command("score")
@@ -225,4 +313,49 @@ def score_command(
     if json_output or state.json_mode:
         emit_json(result)
         return
-    _print_result(f"Socratic scores of {escape(predictions.name)}", result, metric_names)
+    _print_result(f"Socratic scores of {escape(predictions.name)}", result, metric_names, folder.name)
+
+
+@app.command("leak-check")
+def leak_check_command(
+    code: Annotated[Path, typer.Option("--code", help="The buggy program.")],
+    fix: Annotated[Path, typer.Option("--fix", help="The fixed program.")],
+    utterances: Annotated[Path, typer.Option("--utterances", help="Instructor utterances, one per line.")],
+    problem: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option("--problem", help="Problem statement (and tests): code the student already sees."),
+    ] = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Check instructor utterances for giving the fix away, one verdict per utterance (blank lines are skipped)."""
+    from debugtutor.errors import read_text
+    from debugtutor.socratic.leak import LeakGuard
+
+    guard = LeakGuard(
+        read_text(code),
+        [],
+        fixed_code=read_text(fix),
+        context=read_text(problem) if problem is not None else "",
+    )
+    lines = [line.strip() for line in read_text(utterances).split("\n")]
+    verdicts: list[dict[str, Any]] = []
+    for line in lines:
+        if not line:
+            continue
+        verdict = guard.check(line)
+        verdicts.append({"utterance": line, "leak": verdict.leaked, "reasons": list(verdict.reasons)})
+    if not verdicts:
+        raise InputError("no utterances in this file", path=str(utterances), hint="one utterance per line")
+    if json_output or state.json_mode:
+        emit_json({"utterances": verdicts, "leaks": sum(v["leak"] for v in verdicts)})
+        return
+    table = Table(title=f"Leak check of {escape(utterances.name)}")
+    table.add_column("leak")
+    table.add_column("utterance")
+    table.add_column("why")
+    for v in verdicts:
+        table.add_row("yes" if v["leak"] else "no", escape(str(v["utterance"])), escape("; ".join(v["reasons"])))
+    stdout.print(table)
+    stdout.print(
+        f"{sum(v['leak'] for v in verdicts)} of {len(verdicts)} utterance(s) give the fix away", highlight=False
+    )

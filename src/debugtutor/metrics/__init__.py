@@ -5,7 +5,7 @@ only the parts the papers define on top of them: the maximum-weight matching bet
 utterances, the per-example P/R/F1 averaged over a dataset, bootstrap intervals and the unbiased pass@k estimator.
 """
 
-from debugtutor.metrics.matching import ExampleMatch, MatchingScore, match_example, score_matching
+from debugtutor.metrics.matching import ExampleMatch, MatchingScore, match_example, match_examples, score_matching
 from debugtutor.metrics.passk import pass_at_k
 from debugtutor.metrics.stats import BootstrapInterval, bootstrap_mean
 from debugtutor.metrics.text import (
@@ -33,6 +33,7 @@ __all__ = [
     "bootstrap_mean",
     "get_pair_scorer",
     "match_example",
+    "match_examples",
     "pass_at_k",
     "score_matching",
 ]

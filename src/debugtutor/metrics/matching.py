@@ -76,14 +76,8 @@ def match_example(predictions: Sequence[str], references: Sequence[str], scorer:
     return match_weights(weights)
 
 
-def score_matching(
-    examples: Sequence[tuple[Sequence[str], Sequence[str]]],
-    scorer: PairScorer,
-    *,
-    seed: int = 0,
-    resamples: int = 1000,
-) -> MatchingScore:
-    """Mean per-example P/R/F1 over ``(predictions, references)`` examples, all pairs scored in one batch."""
+def match_examples(examples: Sequence[tuple[Sequence[str], Sequence[str]]], scorer: PairScorer) -> list[ExampleMatch]:
+    """The matching of every ``(predictions, references)`` example, all pairs scored in one batch."""
     preds: list[str] = []
     refs: list[str] = []
     shapes: list[tuple[int, int]] = []
@@ -100,6 +94,18 @@ def score_matching(
         size = m * n
         matches.append(match_weights(flat[offset : offset + size].reshape(m, n)))
         offset += size
+    return matches
+
+
+def score_matching(
+    examples: Sequence[tuple[Sequence[str], Sequence[str]]],
+    scorer: PairScorer,
+    *,
+    seed: int = 0,
+    resamples: int = 1000,
+) -> MatchingScore:
+    """Mean per-example P/R/F1 over ``(predictions, references)`` examples, all pairs scored in one batch."""
+    matches = match_examples(examples, scorer)
     return MatchingScore(
         precision=bootstrap_mean([x.precision for x in matches], seed=seed, resamples=resamples),
         recall=bootstrap_mean([x.recall for x in matches], seed=seed, resamples=resamples),

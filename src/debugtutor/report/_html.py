@@ -2,6 +2,10 @@
 
 The page has no external assets: CSS is inline and figures are PNG data URIs, so it can be mailed, attached to an
 issue or opened from a CI artifact as one file.
+
+A score named ``X@B`` is reference baseline ``B``'s value of score ``X`` on the same item (the Socratic task records
+``rougeL_f1@constant`` beside ``rougeL_f1``). The report puts every such baseline next to the run's own score, with
+the run's margin over it as a paired bootstrap interval of the per-item differences.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from debugtutor.runs import (
     SAMPLES_FILE,
     RunManifest,
     SampleRecord,
+    bootstrap_mean_ci,
     read_manifest,
     read_samples,
     summarize_records,
@@ -81,6 +86,42 @@ def _published_table(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"systems": systems, "rows": rows, "sources": sorted({row["source"] for row in rows if row.get("source")})}
 
 
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        return None
+    return float(value)
+
+
+def _baseline_table(records: Sequence[SampleRecord], summary: dict[str, Any]) -> dict[str, Any]:
+    """Rows of scores that have baseline twins (``X`` and ``X@B``): the run's mean, each baseline's, and the margin."""
+    metrics: dict[str, Any] = summary.get("metrics", {})
+    baselines = sorted({name.split("@", 1)[1] for name in metrics if "@" in name})
+    rows = []
+    for name, metric in metrics.items():
+        if "@" in name or not any(f"{name}@{b}" in metrics for b in baselines):
+            continue
+        margins: dict[str, dict[str, Any]] = {}
+        for baseline in baselines:
+            twin = f"{name}@{baseline}"
+            differences = []
+            for record in records:
+                ours, theirs = _number(record.scores.get(name)), _number(record.scores.get(twin))
+                if record.error is None and ours is not None and theirs is not None:
+                    differences.append(ours - theirs)
+            if differences:
+                low, high = bootstrap_mean_ci(differences)
+                margins[baseline] = {"mean": sum(differences) / len(differences), "ci_low": low, "ci_high": high}
+        rows.append(
+            {
+                "name": name,
+                "ours": metric,
+                "baselines": {b: metrics.get(f"{name}@{b}") for b in baselines},
+                "margins": margins,
+            }
+        )
+    return {"baselines": baselines, "rows": rows}
+
+
 def render_report(
     manifest: RunManifest,
     records: Sequence[SampleRecord],
@@ -113,6 +154,7 @@ def render_report(
         samples=_sample_rows(records, max_samples),
         sample_limit=max_samples,
         published=_published_table(summary.get("published", [])),
+        baselines=_baseline_table(records, summary),
         generated_at=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         generator_version=__version__,
     )

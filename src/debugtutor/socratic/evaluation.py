@@ -1,29 +1,42 @@
-"""Evaluating Socratic instructors: the runner task (solver and scorer), batched metrics, and the paper's numbers.
+"""Evaluating Socratic instructors: the runner task (solver and scorer), two reference baselines, and the paper's
+numbers.
 
-The solver asks an instructor for the utterances of one example and records them with the raw model text and the
-leak guard's verdict on each. The metrics come afterwards, over all records in one batch: the maximum-weight
-matching is per example, but the pair scores of every example are computed in one call of the pair scorer (one
-BERTScore batch for the whole run). ``score`` scores predictions made elsewhere (a JSONL file) the same way.
+The solver asks an instructor for the utterances of one example and records them with the raw model text, the leak
+guard's verdict on each, the example's reference utterances and the references of its baseline partner, so every
+record can be re-scored and audited on its own. The scorer then writes each example's precision, recall and F1 per
+metric into the record, for the instructor and for two reference baselines computed on the same example:
+
+- ``constant``: the same three generic questions (:data:`GENERIC_QUESTIONS`) at every turn;
+- ``mismatched``: the instructor's own predictions scored against another problem's references, the problem chosen
+  by a fixed, seeded derangement of the problems (:func:`mismatched_partners`).
+
+A score means something only by its distance above these, so the summary gives each baseline's scores and the
+instructor's margin over it (a paired bootstrap interval of the per-example F1 differences). Score names in the
+records are ``<metric>_<precision|recall|f1>`` for the instructor and ``...@constant`` / ``...@mismatched`` for the
+baselines; ``debugtutor runs report`` rebuilds every mean from them. ``score`` scores predictions made elsewhere (a
+JSONL file, or a run's ``samples.jsonl``) the same way.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from debugtutor.data.checksum import dataset_checksum
-from debugtutor.errors import InputError
-from debugtutor.metrics import PairScorer, get_pair_scorer, score_matching
+from debugtutor.errors import InputError, read_text
+from debugtutor.metrics import PairScorer, bootstrap_mean, get_pair_scorer, match_examples
 from debugtutor.runs import EvalItem, EvalTask, PublishedMetric, SampleRecord, SolverOutput
 from debugtutor.socratic.dataset import EvaluationExample, build_examples, load_dialogues
 from debugtutor.socratic.instructors import Instructor
 from debugtutor.socratic.leak import LeakGuard
 
 TASK_NAME = "socratic"
-TASK_VERSION = "1"
+TASK_VERSION = "2"
 METRIC_NAMES: tuple[str, ...] = ("rougeL", "bleu4", "bertscore", "bleu4-smooth", "embedding-cosine")
 DEFAULT_METRICS: tuple[str, ...] = ("rougeL", "bleu4", "bertscore")
 
@@ -37,6 +50,15 @@ PAPER_SOURCE = (
     "its BERTScore uses deberta-xlarge-mnli"
 )
 PAPER_F1 = {"rougeL": 17.6, "bleu4": 3.6, "bertscore": 45.2}
+# The constant baseline: three questions any tutor could ask of any program, fixed before looking at any score.
+GENERIC_QUESTIONS: tuple[str, ...] = (
+    "Can you explain what your code is supposed to do?",
+    "What happens when you run your code on the failing test?",
+    "Which line do you think is causing the problem?",
+)
+BASELINES: tuple[str, ...] = ("constant", "mismatched")
+MISMATCH_SEED = 0
+_PARTS = ("precision", "recall", "f1")
 _METRIC_LABELS = {
     "rougeL": "ROUGE-L F1",
     "bleu4": "BLEU-4 F1",
@@ -81,12 +103,50 @@ def example_item(example: EvaluationExample) -> EvalItem:
     )
 
 
-class SocraticSolver:
-    """Runner solver: the instructor's utterances for one item, with the raw model text and the leak verdicts."""
+def _problem_order(problem_id: str) -> tuple[int, int | str]:
+    return (0, int(problem_id)) if problem_id.isdigit() else (1, problem_id)
 
-    def __init__(self, instructor: Instructor, examples: Sequence[EvaluationExample]) -> None:
+
+def mismatched_partners(
+    examples: Sequence[EvaluationExample], *, seed: int = MISMATCH_SEED
+) -> dict[str, EvaluationExample]:
+    """Each example's baseline partner: an example of another problem, by a fixed seeded derangement of problems.
+
+    The problems are shuffled (seeded) until none maps to itself; the k-th example of problem p is paired with
+    the (k mod size)-th example of p's image. With fewer than two problems there is no partner.
+    """
+    by_problem: dict[str, list[EvaluationExample]] = {}
+    for example in examples:
+        by_problem.setdefault(example.problem_id, []).append(example)
+    problems = sorted(by_problem, key=_problem_order)
+    if len(problems) < 2:
+        return {}
+    rng = random.Random(seed)
+    image = list(problems)
+    while any(a == b for a, b in zip(problems, image)):
+        rng.shuffle(image)
+    target = dict(zip(problems, image))
+    partners: dict[str, EvaluationExample] = {}
+    for problem, members in by_problem.items():
+        other = by_problem[target[problem]]
+        for k, example in enumerate(members):
+            partners[example.id] = other[k % len(other)]
+    return partners
+
+
+class SocraticSolver:
+    """Runner solver: the instructor's utterances for one item, with the raw model text, the leak verdicts, and the
+    references the scorer needs (so the record alone can be re-scored)."""
+
+    def __init__(
+        self,
+        instructor: Instructor,
+        examples: Sequence[EvaluationExample],
+        partners: Mapping[str, EvaluationExample] | None = None,
+    ) -> None:
         self.instructor = instructor
         self.examples = {example.id: example for example in examples}
+        self.partners = dict(partners if partners is not None else mismatched_partners(examples))
         self._guards: dict[str, LeakGuard] = {}
 
     def _guard(self, example: EvaluationExample) -> LeakGuard:
@@ -100,46 +160,181 @@ class SocraticSolver:
         prediction = await self.instructor.predict(example)
         guard = self._guard(example)
         leaks = [list(guard.check(u).reasons) for u in prediction.utterances]
-        output = {"predictions": prediction.utterances, "raw": prediction.raw, "leaks": leaks}
+        output: dict[str, Any] = {
+            "predictions": prediction.utterances,
+            "raw": prediction.raw,
+            "leaks": leaks,
+            "references": list(example.references),
+        }
+        partner = self.partners.get(example.id)
+        if partner is not None:
+            output["mismatched"] = {"id": partner.id, "references": list(partner.references)}
         return SolverOutput(output=output, usage=prediction.usage or None)
 
 
-def score_record(item: EvalItem, output: Any) -> dict[str, float | int]:
-    """Per-item counts; the similarity metrics are computed over all items at the end (see module docstring)."""
-    predictions = output.get("predictions", []) if isinstance(output, Mapping) else []
-    leaks = output.get("leaks", []) if isinstance(output, Mapping) else []
-    leaked = sum(1 for reasons in leaks if reasons)
-    return {
-        "utterances": len(predictions),
-        "references": len(item.target or []),
-        "leaked": leaked,
-        "leak_rate": leaked / len(predictions) if predictions else 0.0,
+# One example to score: (predictions, references, the mismatched partner's references or None).
+Row = tuple[Sequence[str], Sequence[str], Sequence[str] | None]
+
+
+def _arms(
+    predictions: Sequence[str], references: Sequence[str], mismatched: Sequence[str] | None
+) -> dict[str, tuple[Sequence[str], Sequence[str]]]:
+    """The (predictions, references) pairs scored for one example: the instructor and each baseline."""
+    arms: dict[str, tuple[Sequence[str], Sequence[str]]] = {
+        "": (predictions, references),
+        "@constant": (GENERIC_QUESTIONS, references),
     }
+    if mismatched is not None:
+        arms["@mismatched"] = (predictions, mismatched)
+    return arms
 
 
-def metric_scores(
-    pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
+def example_scores(
+    rows: Sequence[Row],
     metrics: Sequence[str],
-    *,
-    scorers: Mapping[str, PairScorer] | None = None,
-    scorer_options: Mapping[str, Mapping[str, Any]] | None = None,
-) -> dict[str, dict[str, Any]]:
-    """Per metric: mean P/R/F1 with bootstrap intervals over ``(predictions, references)`` pairs, and the scorer's
-    signature. Each metric scores all pairs of all examples in one batch. ``scorers`` supplies ready scorers by
-    name; ``scorer_options`` are keyword options for the ones built here (``{"bertscore": {"model": PATH}}``)."""
-    out: dict[str, dict[str, Any]] = {}
+    scorers: Mapping[str, PairScorer],
+) -> list[dict[str, float]]:
+    """Per example, P/R/F1 per metric for the instructor and the baselines, named as in the module docstring.
+
+    ``rows`` are ``(predictions, references, partner's references or None)``; each metric scores every pair of
+    every row in one batch. The instructor's F1s come first so that reports list them first.
+    """
+    slots: list[tuple[int, str]] = []
+    flat: list[tuple[Sequence[str], Sequence[str]]] = []
+    for index, row in enumerate(rows):
+        for suffix, pair in _arms(*row).items():
+            slots.append((index, suffix))
+            flat.append(pair)
+    matched = {name: dict(zip(slots, match_examples(flat, scorers[name]))) for name in metrics}
+    results: list[dict[str, float]] = [{} for _ in rows]
+    for suffix in ("", "@constant", "@mismatched"):
+        for part in ("f1", "precision", "recall"):
+            for name in metrics:
+                for index, result in enumerate(results):
+                    match = matched[name].get((index, suffix))
+                    if match is not None:
+                        result[f"{name}_{part}{suffix}"] = getattr(match, part)
+    return results
+
+
+class ScorerCache:
+    """Pair scorers built once per run, by name (a BERTScore model loads once)."""
+
+    def __init__(
+        self,
+        scorer_options: Mapping[str, Mapping[str, Any]] | None = None,
+        *,
+        ready: Mapping[str, PairScorer] | None = None,
+    ) -> None:
+        self.options = dict(scorer_options or {})
+        self._built: dict[str, PairScorer] = dict(ready or {})
+
+    def get(self, name: str) -> PairScorer:
+        if name not in self._built:
+            self._built[name] = get_pair_scorer(name, **dict(self.options.get(name, {})))
+        return self._built[name]
+
+    def mapping(self, names: Sequence[str]) -> dict[str, PairScorer]:
+        return {name: self.get(name) for name in names}
+
+
+class SocraticScorer:
+    """Runner scorer: the example's P/R/F1 per metric for the instructor and both baselines, and leak counts.
+
+    Items are scored in batches: an item waits while an earlier batch is being scored (in a worker thread, so model
+    calls of other items go on), then everything that queued meanwhile is scored in one call per metric. A model
+    metric such as BERTScore is several times faster on one batch of many pairs than on many small ones; the batch
+    grows with ``--concurrency``. Every record still gets its own example's scores.
+    """
+
+    def __init__(self, metrics: Sequence[str], scorers: ScorerCache) -> None:
+        self.metrics = list(metrics)
+        self.scorers = scorers
+        self._pending: list[tuple[Row, asyncio.Future[dict[str, float]]]] = []
+        self._worker: asyncio.Task[None] | None = None
+
+    def score_rows(self, rows: Sequence[Row]) -> list[dict[str, float]]:
+        return example_scores(rows, self.metrics, self.scorers.mapping(self.metrics))
+
+    async def _drain(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                results = await asyncio.to_thread(self.score_rows, [row for row, _ in batch])
+            except Exception as exc:  # every item of the batch records the failure
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                continue
+            for (_, future), result in zip(batch, results):
+                if not future.done():
+                    future.set_result(result)
+
+    async def _score(self, row: Row) -> dict[str, float]:
+        future: asyncio.Future[dict[str, float]] = asyncio.get_running_loop().create_future()
+        self._pending.append((row, future))
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.ensure_future(self._drain())
+        return await future
+
+    async def __call__(self, item: EvalItem, output: Any) -> dict[str, float | int]:
+        record = output if isinstance(output, Mapping) else {}
+        predictions = list(record.get("predictions", []))
+        references = list(record.get("references") or item.target or [])
+        partner = record.get("mismatched")
+        mismatched = list(partner["references"]) if isinstance(partner, Mapping) else None
+        scores: dict[str, float | int] = dict(await self._score((predictions, references, mismatched)))
+        leaked = sum(1 for reasons in record.get("leaks", []) if reasons)
+        scores.update(
+            {
+                "utterances": len(predictions),
+                "references": len(references),
+                "leaked": leaked,
+                "leak_rate": leaked / len(predictions) if predictions else 0.0,
+            }
+        )
+        return scores
+
+
+def _interval(values: Sequence[float]) -> dict[str, float | int]:
+    return bootstrap_mean(values).as_dict()
+
+
+def summarize_scores(
+    per_example: Sequence[Mapping[str, float | int]],
+    metrics: Sequence[str],
+    signatures: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """Means with bootstrap intervals of per-example scores: the instructor's P/R/F1 per metric, each baseline's,
+    and the instructor's F1 margin over each baseline (a paired interval of per-example differences)."""
+    out: dict[str, Any] = {}
     for name in metrics:
-        if scorers is not None and name in scorers:
-            scorer = scorers[name]
-        else:
-            scorer = get_pair_scorer(name, **dict((scorer_options or {}).get(name, {})))
-        score = score_matching(pairs, scorer)
-        out[name] = {
-            "precision": score.precision.as_dict(),
-            "recall": score.recall.as_dict(),
-            "f1": score.f1.as_dict(),
-            "signature": scorer.signature,
+        block: dict[str, Any] = {part: _interval([float(s[f"{name}_{part}"]) for s in per_example]) for part in _PARTS}
+        if signatures and name in signatures:
+            block["signature"] = signatures[name]
+        out[name] = block
+    baselines: dict[str, Any] = {}
+    margins: dict[str, Any] = {}
+    for baseline in BASELINES:
+        suffix = f"@{baseline}"
+        rows = [s for s in per_example if f"{metrics[0]}_f1{suffix}" in s] if metrics else []
+        if not rows:
+            baselines[baseline] = None
+            continue
+        baselines[baseline] = {
+            name: {part: _interval([float(s[f"{name}_{part}{suffix}"]) for s in rows]) for part in _PARTS}
+            for name in metrics
         }
+        for name in metrics:
+            differences = [float(s[f"{name}_f1"]) - float(s[f"{name}_f1{suffix}"]) for s in rows]
+            margins.setdefault(name, {})[baseline] = _interval(differences)
+    out["baselines"] = baselines
+    out["margins"] = margins
+    out["baseline_definitions"] = {
+        "constant": "the same three generic questions at every turn: " + " | ".join(GENERIC_QUESTIONS),
+        "mismatched": f"the instructor's predictions scored against another problem's references (problems "
+        f"deranged with seed {MISMATCH_SEED})",
+    }
     return out
 
 
@@ -156,26 +351,29 @@ def leak_summary(predictions: Sequence[Sequence[str]], leaks: Sequence[Sequence[
 
 
 class SocraticSummary:
-    """The task's ``summarize``: metrics over every recorded example in one batch, plus the leak rate."""
+    """The task's ``summarize``: the per-example scores of every record aggregated, plus the leak rate."""
 
-    def __init__(
-        self,
-        examples: Sequence[EvaluationExample],
-        metrics: Sequence[str],
-        *,
-        scorer_options: Mapping[str, Mapping[str, Any]] | None = None,
-    ) -> None:
-        self.references = {example.id: example.references for example in examples}
+    def __init__(self, metrics: Sequence[str], scorers: ScorerCache) -> None:
         self.metrics = list(metrics)
-        self.scorer_options = dict(scorer_options or {})
+        self.scorers = scorers
 
     def __call__(self, records: list[SampleRecord]) -> dict[str, Any]:
-        finished = [r for r in records if r.error is None and isinstance(r.output, Mapping) and r.id in self.references]
+        required = [f"{name}_f1" for name in self.metrics]
+        # Sorted by id: records are written in the order items finish, and the bootstrap should not depend on it.
+        finished = sorted(
+            (
+                r
+                for r in records
+                if r.error is None and isinstance(r.output, Mapping) and all(key in r.scores for key in required)
+            ),
+            key=lambda r: r.id,
+        )
         predictions = [list(r.output.get("predictions", [])) for r in finished if isinstance(r.output, Mapping)]
         leaks = [list(r.output.get("leaks", [])) for r in finished if isinstance(r.output, Mapping)]
-        pairs = [(p, self.references[r.id]) for p, r in zip(predictions, finished)]
         summary: dict[str, Any] = {"examples": len(finished), "errors": len(records) - len(finished)}
-        summary.update(metric_scores(pairs, self.metrics, scorer_options=self.scorer_options))
+        signatures = {name: self.scorers.get(name).signature for name in self.metrics} if finished else {}
+        per_example = [{k: v for k, v in r.scores.items() if isinstance(v, (int, float))} for r in finished]
+        summary.update(summarize_scores(per_example, self.metrics, signatures))
         summary.update(leak_summary(predictions, leaks))
         return summary
 
@@ -190,7 +388,7 @@ def published_metrics(metrics: Sequence[str]) -> dict[str, PublishedMetric]:
         if name == "bertscore":
             label += " (ours: MiniLM unless --bertscore-model; paper: deberta-xlarge-mnli)"
         rows[label] = PublishedMetric(
-            ours=f"{name}.f1.mean", paper={PAPER_SYSTEM: PAPER_F1[name]}, ours_scale=100.0, source=PAPER_SOURCE
+            ours=f"{name}_f1", paper={PAPER_SYSTEM: PAPER_F1[name]}, ours_scale=100.0, source=PAPER_SOURCE
         )
     return rows
 
@@ -207,13 +405,14 @@ def build_eval_task(
 ) -> EvalTask:
     """The runner task for ``instructor`` over ``examples``."""
     checksums = {str(data): dataset_checksum(data)} if data is not None else {}
+    scorers = ScorerCache(scorer_options)
     return EvalTask(
         name=TASK_NAME,
         version=TASK_VERSION,
         items=[example_item(example) for example in examples],
         solver=SocraticSolver(instructor, examples),
-        scorer=score_record,
-        summarize=SocraticSummary(examples, metrics, scorer_options=scorer_options),
+        scorer=SocraticScorer(metrics, scorers),
+        summarize=SocraticSummary(metrics, scorers),
         config={"instructor": instructor.name, "metrics": list(metrics), **(config or {})},
         dataset_checksums=checksums,
         model_spec=model_spec,
@@ -223,18 +422,15 @@ def build_eval_task(
 
 
 def read_predictions(path: Path, known_ids: set[str]) -> dict[str, list[str]]:
-    """Predictions made elsewhere: JSONL lines ``{"id": example id, "predictions": [utterances]}``.
+    """Predictions made elsewhere: JSONL lines ``{"id": example id, "predictions": [utterances]}``, or a run's
+    ``samples.jsonl`` (lines ``{"id", "output": {"predictions": [...]}, ...}``; records that failed are skipped and a
+    resumed run's later line for an id replaces the earlier one).
 
-    A malformed line, an unknown id or an id given twice is an :class:`InputError` naming the file and line.
+    A malformed line, an unknown id or an id given twice (outside a run's records) is an :class:`InputError` naming
+    the file and line.
     """
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise InputError(f"cannot read predictions: {exc.strerror}", path=str(path)) from exc
-    except UnicodeDecodeError as exc:
-        raise InputError("predictions file is not UTF-8 text", path=str(path)) from exc
     predictions: dict[str, list[str]] = {}
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(read_text(path).split("\n"), start=1):
         if not line.strip():
             continue
         try:
@@ -243,8 +439,15 @@ def read_predictions(path: Path, known_ids: set[str]) -> dict[str, list[str]]:
             raise InputError(f"not a JSON object: {exc.msg}", path=str(path), line=number) from exc
         if not isinstance(record, dict):
             raise InputError("expected a JSON object", path=str(path), line=number)
+        run_record = "input_hash" in record and "predictions" not in record
         example_id = record.get("id")
-        utterances = record.get("predictions")
+        if run_record:
+            output = record.get("output")
+            if record.get("error") is not None or not isinstance(output, dict):
+                continue
+            utterances = output.get("predictions")
+        else:
+            utterances = record.get("predictions")
         if not isinstance(example_id, str):
             raise InputError("missing a string 'id'", path=str(path), line=number, field="id")
         if not isinstance(utterances, list) or not all(isinstance(u, str) for u in utterances):
@@ -258,7 +461,7 @@ def read_predictions(path: Path, known_ids: set[str]) -> dict[str, list[str]]:
                 line=number,
                 hint="ids look like <file stem>#<turn>; use the same --data, --parser and --dedup as the run",
             )
-        if example_id in predictions:
+        if example_id in predictions and not run_record:
             raise InputError(f"example id {example_id!r} given twice", path=str(path), line=number)
         predictions[example_id] = utterances
     return predictions
@@ -272,17 +475,26 @@ def score_predictions(
     scorers: Mapping[str, PairScorer] | None = None,
     scorer_options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Metrics and leak rate of predictions for the examples that have some (the others are counted as missing)."""
-    scored = [example for example in examples if example.id in predictions]
-    pairs = [(list(predictions[example.id]), example.references) for example in scored]
+    """Scores, baselines, margins and leak rate of predictions for the examples that have some (the others are
+    counted as missing). The mismatched baseline pairs examples as a run over ``examples`` would."""
+    cache = ScorerCache(scorer_options, ready=scorers)
+    ready = cache.mapping(metrics)
+    partners = mismatched_partners(examples)
+    # In id order, as a run's summary takes its records, so re-scoring a run reproduces its intervals too.
+    scored = sorted((example for example in examples if example.id in predictions), key=lambda e: e.id)
+    rows: list[Row] = []
     guards: dict[str, LeakGuard] = {}
     leaks: list[list[list[str]]] = []
-    for example, (preds, _) in zip(scored, pairs):
+    for example in scored:
+        preds = list(predictions[example.id])
+        partner = partners.get(example.id)
+        rows.append((preds, example.references, partner.references if partner is not None else None))
         guard = guards.setdefault(example.dialogue, leak_guard_for(example))
         leaks.append([list(guard.check(u).reasons) for u in preds])
     result: dict[str, Any] = {"examples": len(scored), "missing": len(examples) - len(scored)}
-    result.update(metric_scores(pairs, metrics, scorers=scorers, scorer_options=scorer_options))
-    result.update(leak_summary([p for p, _ in pairs], leaks))
+    per_example = example_scores(rows, metrics, ready)
+    result.update(summarize_scores(per_example, metrics, {name: ready[name].signature for name in metrics}))
+    result.update(leak_summary([list(row[0]) for row in rows], leaks))
     return result
 
 
@@ -290,7 +502,7 @@ def paper_rows(result: Mapping[str, Any], metrics: Sequence[str]) -> list[dict[s
     """Our F1 (percent) beside the paper's, one row per metric the paper reports."""
     rows = []
     for label, spec in published_metrics(metrics).items():
-        name = spec.ours.split(".")[0]
+        name = spec.ours.removesuffix("_f1")
         ours = result.get(name, {}).get("f1", {}).get("mean")
         rows.append(
             {

@@ -9,7 +9,9 @@ utterances. They are the solvers the runner calls, and the live tutor uses them 
 - ``grounded`` / ``grounded-cot``: zero-shot / CoT with facts from the analysis engine in the prompt.
 - ``offline``: no model; the program-analysis instructor of :mod:`debugtutor.socratic.offline`.
 
-Use :func:`get_instructor` to build one by name.
+Use :func:`get_instructor` to build one by name. Model-backed instructors take a prompt ``style``: ``ours`` or
+``paper`` (the benchmark code's own layout, :mod:`debugtutor.socratic.prompts`). :func:`preview_prompts` returns
+the prompts an instructor would send for an example without calling any model (``socratic eval --show-prompt``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,13 @@ from debugtutor.errors import InputError
 from debugtutor.llm import ChatMessage, GenerationSettings, ModelBackend, ModelResponse, get_model
 from debugtutor.socratic.dataset import EvaluationExample
 from debugtutor.socratic.offline import OfflineInstructor, TutoringState
-from debugtutor.socratic.prompts import DETERMINISTIC_SETTINGS, GroundingFacts, build_messages
+from debugtutor.socratic.prompts import (
+    DETERMINISTIC_SETTINGS,
+    PROMPT_STYLES,
+    GroundingFacts,
+    PromptStyle,
+    build_messages,
+)
 from debugtutor.socratic.utterances import parse_utterance_list
 
 ModelMode = Literal["zero-shot", "single", "cot", "cot-as-coded"]
@@ -179,37 +187,89 @@ def _first_turn(example: EvaluationExample) -> EvaluationExample:
     )
 
 
+INTROSPECTION_PLACEHOLDER = "<the introspection step's answer goes here>"
+
+
+@dataclass
+class PlannedPrompt:
+    """One prompt an instructor would send: which step it is and the chat messages."""
+
+    step: str
+    messages: list[ChatMessage]
+
+
 class ModelInstructor:
-    """A model-backed instructor in one of the prompt modes (see the module docstring)."""
+    """A model-backed instructor in one of the prompt modes (see the module docstring).
+
+    ``model`` may be None only to preview prompts (:meth:`prompts`); predicting then raises an InputError.
+    """
 
     def __init__(
         self,
-        model: ModelBackend,
+        model: ModelBackend | None,
         *,
         mode: ModelMode = "zero-shot",
         grounded: bool = False,
         parse_mode: ParseMode = "robust",
         settings: GenerationSettings = DETERMINISTIC_SETTINGS,
         facts: Callable[[str, str], Awaitable[GroundingFacts]] = grounding_facts,
+        style: PromptStyle = "ours",
     ) -> None:
         if mode not in ("zero-shot", "single", "cot", "cot-as-coded"):
             raise InputError(f"unknown prompt mode {mode!r}", hint="zero-shot, single, cot or cot-as-coded")
+        if style not in PROMPT_STYLES:
+            raise InputError(f"unknown prompt style {style!r}", field="prompt", hint=" or ".join(PROMPT_STYLES))
         self.model = model
         self.mode = mode
         self.grounded = grounded
         self.parse_mode = parse_mode
         self.settings = settings
+        self.style = style
         self._facts = facts
         prefix = "grounded-" if grounded else ""
         self.name = "grounded" if grounded and mode == "zero-shot" else prefix + mode
         # CoT as coded: one introspection per dialogue, shared by its turns even when they run concurrently.
         self._introspections: dict[str, asyncio.Future[tuple[str, ModelResponse]]] = {}
 
+    def _messages(
+        self,
+        example: EvaluationExample,
+        mode: Literal["single", "multiple", "introspect", "cot"],
+        facts: GroundingFacts | None,
+        introspection: str | None = None,
+    ) -> list[ChatMessage]:
+        return build_messages(example, mode, introspection=introspection, facts=facts, style=self.style)
+
+    async def prompts(self, example: EvaluationExample) -> list[PlannedPrompt]:
+        """The prompts :meth:`predict` would send for ``example``, without calling the model (grounding facts are
+        computed, since they are part of the prompt). A CoT answer step shows a placeholder for step one's answer."""
+        facts = await self._facts(example.current_code, example.unit_tests) if self.grounded else None
+        if self.mode == "single":
+            return [PlannedPrompt("single utterance", self._messages(example, "single", facts))]
+        if self.mode == "zero-shot":
+            return [PlannedPrompt("list of utterances", self._messages(example, "multiple", facts))]
+        if self.mode == "cot":
+            step_one = PlannedPrompt("step 1: introspection", self._messages(example, "introspect", facts))
+        else:
+            first = _first_turn(example)
+            first_facts = await self._facts(first.current_code, first.unit_tests) if self.grounded else None
+            step_one = PlannedPrompt(
+                "step 1: introspection of the dialogue's first turn (sent once, reused by every later turn)",
+                self._messages(first, "introspect", first_facts),
+            )
+        step_two = PlannedPrompt(
+            "step 2: list of utterances, after the introspection",
+            self._messages(example, "cot", facts, INTROSPECTION_PLACEHOLDER),
+        )
+        return [step_one, step_two]
+
     async def _generate(self, messages: list[ChatMessage]) -> ModelResponse:
+        if self.model is None:
+            raise InputError(f"the {self.name} instructor has no model", field="model", hint="pass --model SPEC")
         return await self.model.generate(messages, self.settings)
 
     async def _introspect(self, example: EvaluationExample, facts: GroundingFacts | None) -> tuple[str, ModelResponse]:
-        response = await self._generate(build_messages(example, "introspect", facts=facts))
+        response = await self._generate(self._messages(example, "introspect", facts))
         return response.text, response
 
     async def _introspection_as_coded(self, example: EvaluationExample) -> tuple[str, ModelResponse | None]:
@@ -235,11 +295,11 @@ class ModelInstructor:
         facts = await self._facts(example.current_code, example.unit_tests) if self.grounded else None
         responses: list[ModelResponse] = []
         if self.mode == "single":
-            response = await self._generate(build_messages(example, "single", facts=facts))
+            response = await self._generate(self._messages(example, "single", facts))
             responses.append(response)
             utterances = parse_utterance_list(response.text, mode="robust")[:1]
         elif self.mode == "zero-shot":
-            response = await self._generate(build_messages(example, "multiple", facts=facts))
+            response = await self._generate(self._messages(example, "multiple", facts))
             responses.append(response)
             utterances = parse_list_response(response.text, self.parse_mode)
         else:
@@ -250,7 +310,7 @@ class ModelInstructor:
                 introspection, first_step = await self._introspection_as_coded(example)
                 if first_step is not None:
                     responses.append(first_step)
-            response = await self._generate(build_messages(example, "cot", introspection=introspection, facts=facts))
+            response = await self._generate(self._messages(example, "cot", facts, introspection))
             responses.append(response)
             utterances = parse_list_response(response.text, self.parse_mode)
         return InstructorPrediction(
@@ -265,12 +325,18 @@ class ModelInstructor:
         )
 
 
+def _model_mode(name: str) -> tuple[ModelMode, bool]:
+    mode = {"grounded": "zero-shot", "grounded-cot": "cot"}.get(name, name)
+    return mode, name.startswith("grounded")  # type: ignore[return-value]
+
+
 def get_instructor(
     name: str,
     model: ModelBackend | str | None = None,
     *,
     parse_mode: ParseMode = "robust",
     max_utterances: int = 3,
+    style: PromptStyle = "ours",
 ) -> Instructor:
     """An instructor by registry name (:data:`INSTRUCTOR_NAMES`); all but ``offline`` need a model."""
     if name not in INSTRUCTOR_NAMES:
@@ -284,6 +350,18 @@ def get_instructor(
             hint="pass --model SPEC (e.g. openai:gpt-4o-mini or scripted:FILE.json), or use --instructor offline",
         )
     backend = get_model(model) if isinstance(model, str) else model
-    grounded = name.startswith("grounded")
-    mode: ModelMode = {"grounded": "zero-shot", "grounded-cot": "cot"}.get(name, name)  # type: ignore[assignment]
-    return ModelInstructor(backend, mode=mode, grounded=grounded, parse_mode=parse_mode)
+    mode, grounded = _model_mode(name)
+    return ModelInstructor(backend, mode=mode, grounded=grounded, parse_mode=parse_mode, style=style)
+
+
+async def preview_prompts(
+    name: str, examples: list[EvaluationExample], *, style: PromptStyle = "ours"
+) -> list[tuple[str, PlannedPrompt]]:
+    """The prompts the named model-backed instructor would send for each example, with no model and no call."""
+    if name not in INSTRUCTOR_NAMES:
+        raise InputError(f"unknown instructor {name!r}", field="instructor", hint=", ".join(INSTRUCTOR_NAMES))
+    if name == "offline":
+        raise InputError("the offline instructor sends no prompt", field="instructor", hint="choose a model-backed one")
+    mode, grounded = _model_mode(name)
+    instructor = ModelInstructor(None, mode=mode, grounded=grounded, style=style)
+    return [(example.id, prompt) for example in examples for prompt in await instructor.prompts(example)]

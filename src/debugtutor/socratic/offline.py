@@ -12,14 +12,24 @@ guidance to give, and returns a few utterances spanning neighbouring levels of t
 3. the construct: "which values does ``range(0, n)`` produce when ``n`` is 5?"
 4. the trace: "what is ``b`` after line 13 runs for the first time?"
 
-Utterances never state the fix: the templates only point at existing code and observed behaviour, and every
-candidate passes the :class:`~debugtutor.socratic.leak.LeakGuard` before it is returned.
+It listens: a student who has already named the cause (the line, the construct, or the buggy names with a causal
+phrase) is not asked to walk through the code again; a student who reported what a test returns is not asked to run
+it again; a lost student gets a more specific question. Line numbers in the bug description refer to the program
+the dialogue started from, so they are carried through the student's edits (lines inserted above shift them). A
+``print`` the student added to debug a function that returns a value is not a "print vs return" bug.
+
+Utterances never state the fix: the templates only point at existing code and observed behaviour, and a candidate
+that quotes code the student cannot see (in their program, the problem or the tests) is dropped. The instructor
+deliberately does not call :class:`~debugtutor.socratic.leak.LeakGuard`: the evaluation measures leaks with that
+guard, and a check the instructor filtered against could only ever report zero.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import difflib
+import keyword
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,7 +38,6 @@ from functools import lru_cache
 from debugtutor.analysis.execution import FIRST_FAILING, ExecutionFacts, collect_execution_facts, split_unit_tests
 from debugtutor.analysis.localization import localize
 from debugtutor.analysis.static import check
-from debugtutor.socratic.leak import LeakGuard
 
 _LINE_REF = re.compile(r"\blines?\s+(\d+)((?:\s*(?:,|and|&|-|to)\s*\d+)*)", re.I)
 _BACKTICK = re.compile(r"`([^`\n]+)`")
@@ -38,7 +47,16 @@ _STUCK = re.compile(
     re.I,
 )
 _BUILTIN_NAMES = frozenset(dir(builtins))
+_PYTHON_WORDS = _BUILTIN_NAMES | frozenset(keyword.kwlist)
 _THANKS = re.compile(r"\b(?:thank|thanks|it works|works now|fixed it|got it)\b", re.I)
+# A student explaining a cause: "because", "should be", "off by one", "starts at", "never reaches" ...
+_CAUSAL = re.compile(
+    r"\b(?:because|since|should(?:n'?t)?|instead|problem is|issue is|bug is|wrong|mistake|error is|off by one|"
+    r"never|always|starts? (?:at|from)|stops? (?:at|before)|forgot|missing|too (?:early|late|many|few)|"
+    r"(?:does|did)n'?t|not (?:included|counted|added|reached|updated|returned))\b",
+    re.I,
+)
+_CODE_TOKEN = re.compile(r"\d+(?:\.\d+)?|[A-Za-z_]\w*|\*\*|//|[-+*/%<>=!]=|[^\s\w]")
 
 
 @dataclass
@@ -79,6 +97,7 @@ class BugFocus:
     line_text: str
     names: list[str]
     kind: str  # range / condition / init / print / return / call / operation / other
+    cause_names: list[str] = field(default_factory=list)  # names of the line and of the description's code spans
 
 
 @lru_cache(maxsize=256)
@@ -141,16 +160,70 @@ def lines_named(bug_desc: str) -> list[int]:
     return lines
 
 
-def _kind(line_text: str, construct: str | None) -> str:
+def map_line(original: str, current: str, line: int) -> int | None:
+    """Where line ``line`` of ``original`` is in ``current`` after the student's edits (None when it is gone).
+
+    Lines are aligned on their stripped text; a changed line maps to the line that replaced it.
+    """
+    old = [text.strip() for text in original.splitlines()]
+    new = [text.strip() for text in current.splitlines()]
+    index = line - 1
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
+        if not i1 <= index < i2:
+            continue
+        if tag == "equal":
+            return j1 + (index - i1) + 1
+        if tag == "replace":
+            return j1 + min(index - i1, j2 - j1 - 1) + 1
+        return None  # the line was deleted
+    return None
+
+
+def _enclosing_function(tree: ast.AST, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    found = None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            end = getattr(node, "end_lineno", None) or node.lineno
+            if node.lineno <= line <= end and (found is None or node.lineno > found.lineno):
+                found = node
+    return found
+
+
+def _returns_value(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the function itself (not a nested one) has a ``return <value>``."""
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return) and node.value is not None:
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def is_debug_print(code: str, line: int) -> bool:
+    """A ``print(...)`` line inside a function that returns a value: output for the student, not the bug."""
+    lines = code.splitlines()
+    if not 0 < line <= len(lines) or not re.match(r"print\s*\(", lines[line - 1].strip()):
+        return False
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+    function = _enclosing_function(tree, line)
+    return function is not None and _returns_value(function)
+
+
+def _kind(line_text: str, construct: str | None, *, debug_print: bool = False) -> str:
     text = construct or line_text
-    if "range(" in text:
+    if re.search(r"(?<![\w.])range\s*\(", text):
         return "range"
     stripped = line_text.strip()
-    if stripped.startswith(("if ", "elif ", "while ")) or re.search(r"[<>]=?|==|!=|\band\b|\bor\b|\bnot\b", text):
+    if re.match(r"(?:if|elif|while)\b", stripped) or re.search(r"[<>]=?|==|!=|\band\b|\bor\b|\bnot\b", text):
         return "condition"
-    if stripped.startswith("print("):
-        return "print"
-    if stripped.startswith("return"):
+    if re.match(r"print\s*\(", stripped):
+        return "other" if debug_print else "print"
+    if re.match(r"return\b", stripped):
         return "return"
     if re.match(r"^\w+\s*=\s*[-\w\"'\[\]{}().]+\s*$", stripped):
         return "init"
@@ -179,14 +252,22 @@ def find_focus(state: TutoringState, facts: ExecutionFacts | None) -> BugFocus |
     """The line and construct to ask about: the bug description's, else the caller's suspects, else the analysis
     engine's top-ranked line."""
     code_lines = state.code.splitlines()
-    lines = [n for n in lines_named(state.bug_desc) if 0 < n <= len(code_lines)]
+    named = lines_named(state.bug_desc)
+    if state.original_code and state.original_code != state.code:
+        # The description numbers the lines of the program the dialogue started from.
+        named = [m for m in (map_line(state.original_code, state.code, n) for n in named) if m is not None]
+    lines = [n for n in named if 0 < n <= len(code_lines)]
     if not lines:
-        lines = [n for n in state.suspect_lines if 0 < n <= len(code_lines)]
+        lines = [n for n in state.suspect_lines if 0 < n <= len(code_lines) and not is_debug_print(state.code, n)]
     if not lines:
         coverage = facts.coverage() if facts is not None else None
         failed = [t.index for t in facts.failing] if facts is not None else []
         ranked = localize(state.code, coverage=coverage, failed_tests=failed, diagnostics=check(state.code))
-        lines = [item.line for item in ranked[:1] if 0 < item.line <= len(code_lines)]
+        lines = [
+            item.line
+            for item in ranked
+            if 0 < item.line <= len(code_lines) and not is_debug_print(state.code, item.line)
+        ][:1]
     if not lines:
         return None
     line = lines[0]
@@ -198,12 +279,53 @@ def find_focus(state: TutoringState, facts: ExecutionFacts | None) -> BugFocus |
             construct = span
             break
     if construct is None:
-        match = re.search(r"range\([^()]*(?:\([^()]*\)[^()]*)*\)", line_text)
+        match = re.search(r"(?<![\w.])range\([^()]*(?:\([^()]*\)[^()]*)*\)", line_text)
         if match:
             construct = match.group(0)
-        elif line_text.startswith(("if ", "elif ", "while ")):
-            construct = line_text.split(" ", 1)[1].rstrip(":").strip()
-    return BugFocus(lines, construct, line_text, _names_on(state.code, line), _kind(line_text, construct))
+        elif re.match(r"(?:if|elif|while)\b", line_text):
+            construct = re.sub(r"^(?:if|elif|while)\s*", "", line_text).rstrip(":").strip()
+    kind = _kind(line_text, construct, debug_print=is_debug_print(state.code, line))
+    names = _names_on(state.code, line)
+    described = [n for span in _BACKTICK.findall(state.bug_desc) for n in re.findall(r"[A-Za-z_]\w*", span)]
+    cause_names = [n for n in dict.fromkeys([*names, *described]) if n not in _BUILTIN_NAMES]
+    return BugFocus(lines, construct, line_text, names, kind, cause_names)
+
+
+def _code_tokens(text: str) -> list[str]:
+    return _CODE_TOKEN.findall(text)
+
+
+def _mentions(text: str, code: str) -> bool:
+    """Whether ``text`` contains the tokens of ``code`` in order (whole tokens: ``in`` is not inside ``index``)."""
+    needle = _code_tokens(code)
+    hay = _code_tokens(text)
+    n = len(needle)
+    return n > 0 and any(hay[i : i + n] == needle for i in range(len(hay) - n + 1))
+
+
+def student_named_cause(text: str, focus: BugFocus | None) -> bool:
+    """Has the student already said where the bug is: the line, the construct, or a buggy name with a cause?"""
+    if focus is None or not text.strip():
+        return False
+    if any(re.search(rf"\blines?\s*(?:\d+\s*(?:,|and|to|-)\s*)*{n}\b", text, re.I) for n in focus.lines):
+        return True
+    if focus.construct is not None and len(_code_tokens(focus.construct)) > 1 and _mentions(text, focus.construct):
+        return True
+    if _CAUSAL.search(text):
+        # "a" and "I" are English words; other one-letter names count as written (case matters).
+        names = [n for n in focus.cause_names or focus.names if n not in ("a", "I")]
+        return any(re.search(rf"(?<![\w.']){re.escape(n)}(?![\w'])", text) for n in names)
+    return False
+
+
+def visible_code_only(text: str, visible: str) -> bool:
+    """Whether every code span of ``text`` quotes code the student can see (``visible``), token for token; a lone
+    Python keyword or built-in name (`return`, `print`) is the language, not new code."""
+    for span in _BACKTICK.findall(text):
+        if not span.strip() or (span.strip() in _PYTHON_WORDS) or _mentions(visible, span):
+            continue
+        return False
+    return True
 
 
 class OfflineInstructor:
@@ -220,33 +342,26 @@ class OfflineInstructor:
         all_pass = facts is not None and not failures and facts.load_error is None and bool(facts.tests)
         focus = find_focus(state, facts)
         candidates = self._candidates(state, facts, failures, focus, all_pass)
-        guard = LeakGuard(
-            state.original_code or state.code,
-            state.bug_fixes,
-            context=state.problem + "\n" + state.unit_tests,
-        )
+        visible = "\n".join((state.code, state.original_code, state.problem, state.unit_tests))
         said = {instructor.strip().lower() for _, instructor in state.history}
         chosen: list[str] = []
         for text in candidates:
-            if text.lower() in said or text in chosen or guard.check(text).leaked:
+            if text.lower() in said or text in chosen or not visible_code_only(text, visible):
                 continue
             chosen.append(text)
             if len(chosen) == self.max_utterances:
                 break
         return chosen
 
-    def _level(self, state: TutoringState, focus: BugFocus | None) -> int:
+    def _level(self, state: TutoringState, focus: BugFocus | None, failures: Sequence[FailingTest]) -> int:
         level = min(4, state.turn_index // 2 + 1) if state.turn_index else 0
         text = state.student_text
         if _STUCK.search(text):
             level += 1  # a stuck student needs a more specific question
-        if focus is not None:
-            mentions_line = any(re.search(rf"\bline\s*{n}\b", text, re.I) for n in focus.lines)
-            mentions_construct = focus.construct is not None and re.sub(r"\s+", "", focus.construct) in re.sub(
-                r"\s+", "", text
-            )
-            if mentions_line or mentions_construct:
-                level = max(level, 3)
+        if failures and _mentions(text, failures[0].call):
+            level = max(level, 2)  # they have run the failing test already: point at the line next
+        if student_named_cause(text, focus):
+            level = max(level, 3)
         return min(level, 4)
 
     def _candidates(
@@ -289,12 +404,14 @@ class OfflineInstructor:
                 "Can you read the error message and tell me what it means?",
             ]
         levels = self._by_level(state, facts, failures, focus)
-        start = self._level(state, focus)
+        start = self._level(state, focus, failures)
+        if student_named_cause(state.student_text, focus):
+            # They have said where the bug is: no walking through the code or re-running tests from the start.
+            levels = {lvl: utterances for lvl, utterances in levels.items() if lvl >= 2}
         if state.code_changed:
-            changed = [
-                "What happens when you run the test cases now?",
-                "Can you walk me through your code line by line?",
-            ]
+            changed = ["What happens when you run the test cases now?"]
+            if _STUCK.search(state.student_text):
+                changed.append("Can you walk me through your code line by line?")
             if failures:
                 changed.append(f"What does your function return for `{failures[0].call}` now?")
             return changed + [u for lvl in range(start, 5) for u in levels.get(lvl, [])]

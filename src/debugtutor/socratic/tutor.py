@@ -221,7 +221,8 @@ class TutorSession:
 
     def _model_candidates(self, student_text: str, student_code: str) -> list[str]:
         instructor = self._model_instructor
-        if instructor is None:
+        model = self.model
+        if instructor is None or model is None:
             return []
 
         async def ask() -> list[str]:
@@ -229,7 +230,7 @@ class TutorSession:
                 prediction = await instructor.predict(self._example(student_text, student_code))
                 return prediction.utterances
             finally:
-                await instructor.model.aclose()
+                await model.aclose()
 
         try:
             return asyncio.run(ask())
