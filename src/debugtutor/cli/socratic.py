@@ -21,6 +21,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from debugtutor.cli.options import ModelOptions, with_model_options
 from debugtutor.console import emit_json, log, state, stdout, warn
 from debugtutor.errors import InputError
 from debugtutor.runs.cli_options import RunOptions, with_run_options
@@ -192,8 +193,10 @@ def _show_prompts(instructor: str, examples: list[Any], style: PromptStyle, json
 
 @app.command("eval")
 @with_run_options
+@with_model_options
 def eval_command(
     run_options: RunOptions,
+    model_options: ModelOptions,
     data: DataOption = None,
     instructor: Annotated[
         str, typer.Option("--instructor", help=f"One of: {', '.join(INSTRUCTOR_NAMES)}.")
@@ -243,9 +246,10 @@ def eval_command(
         warn("--model is ignored by the offline instructor")
     if prompt != "ours" and instructor == "offline":
         warn("--prompt is ignored by the offline instructor")
+    backend = model_options.resolve(model) if model is not None and instructor != "offline" else None
     chosen = get_instructor(
         instructor,
-        model if instructor != "offline" else None,
+        backend,
         parse_mode=list_parser,  # type: ignore[arg-type]
         style=prompt,
     )
@@ -253,7 +257,7 @@ def eval_command(
         examples,
         chosen,
         metrics=metric_names,
-        model_spec=model if instructor != "offline" else None,
+        model_spec=backend.spec if backend is not None else None,
         data=folder,
         config={
             "dedup": dedup,
@@ -264,8 +268,16 @@ def eval_command(
         },
         scorer_options=_scorer_options(bertscore_model),
     )
+    if backend is not None:
+        task.model_settings = backend.describe()
     run = run_options.run(task)
     task_metrics: dict[str, Any] = dict(run.summary.get("task_metrics") or {})
+    if not task_metrics and run.status in ("failed", "partial"):
+        # nothing to score: say how the run ended (the CLI then exits 1, see --allow-errors)
+        ended = {"run_id": run.run_id, "run_dir": str(run.run_dir), "status": run.status, **run.summary["counts"]}
+        if json_output:
+            emit_json({**ended, "stop_reason": run.summary.get("stop_reason")})
+        return
     if "summarize_error" in task_metrics:
         raise InputError(f"scoring the run failed: {task_metrics['summarize_error']}", path=str(run.run_dir))
     if not task_metrics:
