@@ -280,3 +280,17 @@ def test_the_scorer_batches_concurrent_items_and_keeps_each_records_scores() -> 
     for result in results:
         assert result["exact_precision"] == 1.0 and result["exact_recall"] == 0.5
         assert result["exact_f1@mismatched"] == 0.0 and result["utterances"] == 1
+
+
+def test_an_empty_predictions_file_is_an_input_error(tmp_path: Path) -> None:
+    from debugtutor.errors import InputError
+    from debugtutor.socratic.evaluation import read_predictions
+
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n\n")
+    with pytest.raises(InputError, match="holds no predictions"):
+        read_predictions(empty, {"a#1"})
+    failed_only = tmp_path / "failed.jsonl"
+    failed_only.write_text('{"id": "a#1", "input_hash": "x", "error": {"type": "ModelError"}, "output": null}\n')
+    with pytest.raises(InputError, match="holds no predictions"):
+        read_predictions(failed_only, {"a#1"})

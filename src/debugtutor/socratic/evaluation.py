@@ -464,6 +464,12 @@ def read_predictions(path: Path, known_ids: set[str]) -> dict[str, list[str]]:
         if example_id in predictions and not run_record:
             raise InputError(f"example id {example_id!r} given twice", path=str(path), line=number)
         predictions[example_id] = utterances
+    if not predictions:
+        raise InputError(
+            "holds no predictions to score (no lines, or only records of failed items)",
+            path=str(path),
+            hint='one JSON line per example: {"id": "<file stem>#<turn>", "predictions": ["...", ...]}',
+        )
     return predictions
 
 
