@@ -28,7 +28,7 @@ def test_python_file_with_tests_json(tmp_path: Path, capsys: pytest.CaptureFixtu
     tests.write_text("# unit tests\nassert fib(5) == 5\nassert fib(6) == 9\n")
     code, out, _ = run_cli(["sandbox", "run", str(program), "--tests", str(tests), "--json"], capsys)
     payload = json.loads(out)
-    assert code == 0  # the sandbox worked; the program's result is in the status
+    assert code == 1  # the program failed a test: the command says so in its exit code too
     assert payload["status"] == "failed"
     assert [test["status"] for test in payload["tests"]] == ["passed", "failed"]
     assert payload["tests"][1]["actual"] == "8"
@@ -58,11 +58,11 @@ def test_java_file_compile_error_and_timeout(tmp_path: Path, capsys: pytest.Capt
     broken = tmp_path / "Main.java"
     broken.write_text("public class Main { public static void main(String[] a) { int x = } }\n")
     code, out, _ = run_cli(["sandbox", "run", str(broken), "--json"], capsys)
-    assert code == 0 and json.loads(out)["status"] == "compile_error"
+    assert code == 1 and json.loads(out)["status"] == "compile_error"
     looping = tmp_path / "Loop.txt"
     looping.write_text("public class Loop { public static void main(String[] a) { while (true) {} } }\n")
     code, out, _ = run_cli(["sandbox", "run", str(looping), "--lang", "java", "--timeout", "1", "--json"], capsys)
-    assert code == 0 and json.loads(out)["status"] == "timeout"
+    assert code == 1 and json.loads(out)["status"] == "timeout"
 
 
 def test_input_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
