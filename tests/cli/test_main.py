@@ -69,3 +69,28 @@ def test_console_script_runs() -> None:
     )
     assert done.returncode == 0
     assert __version__ in done.stdout
+
+
+def test_the_root_help_lists_every_command_without_importing_the_arenas() -> None:
+    # a fresh interpreter: `debugtutor --help` must not pay for scipy, matplotlib or the arenas
+    probe = (
+        "import sys\nfrom debugtutor.cli import main\n"
+        "try:\n    main.main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('scipy', 'matplotlib', 'torch') "
+        "or m.startswith(('debugtutor.socratic', 'debugtutor.studentsyn', 'debugtutor.debugeval')))\n"
+        "print('HEAVY', heavy)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert "HEAVY []" in done.stdout, done.stdout[-2000:]
+    for name in ("socratic", "studentsyn", "debugeval", "sandbox", "analyze", "demo"):
+        assert name in done.stdout
+
+
+def test_a_command_loads_only_its_own_module() -> None:
+    probe = (
+        "import sys\nfrom debugtutor.cli import main\n"
+        "try:\n    main.main(['sandbox', '--help'])\nexcept SystemExit:\n    pass\n"
+        "print('LOADED', sorted(m for m in sys.modules if m.startswith('debugtutor.cli.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert "LOADED ['debugtutor.cli.main', 'debugtutor.cli.sandbox']" in done.stdout, done.stdout[-2000:]

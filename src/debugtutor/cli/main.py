@@ -25,19 +25,24 @@ app = typer.Typer(
     add_completion=False,
 )
 
-# (module under debugtutor.cli, group name); a module exposes `app` (a Typer group) or `register(app)`.
-_GROUPS: list[tuple[str, str]] = [
-    ("models", "models"),
-    ("runs", "runs"),
-    ("cache", "cache"),
-    ("data", "data"),
-    ("sandbox", "sandbox"),
-    ("maze", "maze"),
-    ("socratic", "socratic"),
-    ("studentsyn", "studentsyn"),
-    ("debugeval", "debugeval"),
-]
-_COMMAND_MODULES: list[str] = ["analyze", "tutor", "demo"]
+# Every command: name -> (module under debugtutor.cli, one line of help for `debugtutor --help`). A module exposes
+# `app` (a Typer group) or `register(app)` (top-level commands). Only the module a command line names is imported:
+# the arenas pull in scipy, matplotlib and more, which would make every start slow.
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "models": ("models", "Model back-ends: list providers and spec syntax, try a model."),
+    "runs": ("runs", "Recorded evaluation runs: list, show, rebuild reports."),
+    "cache": ("cache", "The persistent model response cache: info and clear."),
+    "data": ("data", "Public datasets at pinned versions: list, fetch, locate."),
+    "sandbox": ("sandbox", "Run untrusted code with limits and isolation."),
+    "maze": ("maze", "The Hour-of-Code Maze world: show tasks, run programs, solve tasks."),
+    "socratic": ("socratic", "The Socratic Debugging Benchmark: statistics, evaluation and scoring."),
+    "studentsyn": ("studentsyn", "StudentSyn: synthesize a student's attempt on a new Maze task, and evaluate it."),
+    "debugeval": ("debugeval", "DebugEval: localization, identification, review and repair in Python, C++ and Java."),
+    "analyze": ("analyze", "Analyze a Python program: static checks, tests, fault localization, repairs."),
+    "tutor": ("tutor", "Tutor a student live in the terminal (offline instructor or any model)."),
+    "demo": ("demo", "Run the offline engine on the built-in sample data: no model, no network, no downloads."),
+}
+_ROOT_FLAGS = {"--debug", "--quiet", "-q", "--version", "--help"}
 
 
 def _version_callback(value: bool) -> None:
@@ -58,26 +63,44 @@ def _root(
     state.quiet = quiet
 
 
-def _load_groups() -> None:
-    for module_name, group in _GROUPS:
-        try:
-            module = importlib.import_module(f"debugtutor.cli.{module_name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"debugtutor.cli.{module_name}":
-                continue  # that part is not built yet
-            raise
-        app.add_typer(module.app, name=group)
-    for module_name in _COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"debugtutor.cli.{module_name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"debugtutor.cli.{module_name}":
-                continue
-            raise
-        module.register(app)
+_added: list[object] = []  # what _prepare registered on the app (removed again by the next call)
 
 
-_load_groups()
+def _command_named(args: list[str]) -> str | None:
+    """The command a command line names: its first word that is not one of the root's own flags."""
+    for arg in args:
+        if arg in _ROOT_FLAGS:
+            continue
+        return None if arg.startswith("-") else arg
+    return None
+
+
+def _prepare(args: list[str]) -> None:
+    """Register the one command ``args`` names (importing its module), or light stand-ins of all of them when the
+    root's own help (or an error listing the commands) is what will be shown."""
+    app.registered_groups = [group for group in app.registered_groups if group not in _added]
+    app.registered_commands = [command for command in app.registered_commands if command not in _added]
+    _added.clear()
+    before_groups, before_commands = list(app.registered_groups), list(app.registered_commands)
+    name = _command_named(args)
+    if name in _COMMANDS:
+        module = importlib.import_module(f"debugtutor.cli.{_COMMANDS[name][0]}")
+        if hasattr(module, "app"):
+            app.add_typer(module.app, name=name)
+        else:
+            module.register(app)
+    else:
+        for command, (module_name, help_text) in _COMMANDS.items():
+            if module_name in ("analyze", "tutor", "demo"):
+                app.command(command, help=help_text, add_help_option=False)(_stand_in)
+            else:
+                app.add_typer(typer.Typer(help=help_text), name=command)
+    _added.extend(group for group in app.registered_groups if group not in before_groups)
+    _added.extend(command for command in app.registered_commands if command not in before_commands)
+
+
+def _stand_in() -> None:
+    """(Listed in the root's help only; a command line that names a command loads the real one.)"""
 
 
 def _click_exceptions() -> tuple[type[Exception], type[Exception], type[Exception], type[Exception]]:
@@ -100,6 +123,7 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     state.debug = "--debug" in args
     state.json_mode = "--json" in args
+    _prepare(args)
     try:
         # Without standalone mode click returns the code of a typer.Exit instead of raising it.
         code = app(args=args, standalone_mode=False, prog_name="debugtutor")
