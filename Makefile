@@ -29,8 +29,9 @@ setup-all: $(ALL_STAMP)
 demo: $(CORE_STAMP)
 	$(BIN)/debugtutor demo
 
-## The whole test suite with every optional extra installed.
+## The whole test suite with every optional extra installed (and the system packages it needs: bubblewrap, chromium).
 test: $(ALL_STAMP)
+	bash .ci/install-system-deps
 	$(BIN)/python -m pytest -n 2 --dist worksteal
 
 check: $(ALL_STAMP)
