@@ -26,7 +26,7 @@ from debugtutor.console import emit_json, log, state, stdout, warn
 from debugtutor.errors import InputError
 from debugtutor.runs.cli_options import RunOptions, with_run_options
 from debugtutor.samples import sample_dir
-from debugtutor.socratic.dataset import compute_stats, load_dialogues
+from debugtutor.socratic.dataset import compute_stats, load_dialogues, resolve_split
 from debugtutor.socratic.evaluation import (
     METRIC_NAMES,
     examples_from_folder,
@@ -60,7 +60,8 @@ BertModelOption = Annotated[
 
 
 def _data_folder(data: Path | None) -> Path:
-    return data if data is not None else sample_dir("socratic")
+    """The benchmark files: ``--data`` (a split, or a copy's root: see ``resolve_split``), else the samples."""
+    return resolve_split(data) if data is not None else sample_dir("socratic")
 
 
 def _scorer_options(bertscore_model: str | None) -> dict[str, dict[str, Any]]:

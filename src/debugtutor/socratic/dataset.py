@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from debugtutor.console import warn
+from debugtutor.console import log, warn
 from debugtutor.errors import InputError
 from debugtutor.socratic.dialogue import FILE_NAME, SocraticDialogue, format_dialogue_file, read_dialogue_file
 from debugtutor.socratic.sections import recover_numbered_code, strip_line_numbers
@@ -29,14 +29,44 @@ from debugtutor.socratic.sections import recover_numbered_code, strip_line_numbe
 _MARKERS = ("User:", "Assistant:", "<alt>", "<code>", "</code>")
 
 
-def load_dialogues(folder: str | Path, *, lenient: bool = False) -> list[SocraticDialogue]:
-    """Every ``.txt`` benchmark file of ``folder``, sorted by name; ``lenient`` skips malformed files, warning."""
+# Where a copy of the benchmark keeps its splits, in the order a bare dataset root is resolved: the paper's version
+# (v2) and the data its automatic evaluation used, else the released dataset.
+_SPLITS_OF_A_ROOT = (
+    "v2_sigcse/evaluation_dataset",
+    "v2_sigcse/final_dataset",
+    "socratic_debugging_benchmark/v2_sigcse/evaluation_dataset",
+    "socratic_debugging_benchmark/v2_sigcse/final_dataset",
+)
+
+
+def resolve_split(folder: str | Path) -> Path:
+    """The folder of benchmark files ``folder`` names: itself when it holds ``.txt`` files, else, for the root of a
+    copy of the benchmark, the split the paper evaluated on (``v2_sigcse/evaluation_dataset``, else its
+    ``final_dataset``), said on stderr."""
     root = Path(folder)
+    if not root.is_dir() or any(root.glob("*.txt")):
+        return root
+    for split in _SPLITS_OF_A_ROOT:
+        candidate = root / split
+        if candidate.is_dir() and any(candidate.glob("*.txt")):
+            log(f"{root} is a copy of the benchmark: using its split {split}")
+            return candidate
+    return root
+
+
+def load_dialogues(folder: str | Path, *, lenient: bool = False) -> list[SocraticDialogue]:
+    """Every ``.txt`` benchmark file of ``folder`` (or of the split :func:`resolve_split` finds under it), sorted
+    by name; ``lenient`` skips malformed files, warning."""
+    root = resolve_split(folder)
     if not root.is_dir():
         raise InputError("not a folder of Socratic benchmark files", path=str(root))
     files = sorted(root.glob("*.txt"))
     if not files:
-        raise InputError("no .txt benchmark files in this folder", path=str(root))
+        raise InputError(
+            "no .txt benchmark files in this folder, nor a v2_sigcse split under it",
+            path=str(root),
+            hint="pass a split folder, e.g. .../v2_sigcse/train",
+        )
     dialogues: list[SocraticDialogue] = []
     for path in files:
         if not FILE_NAME.match(path.stem):
