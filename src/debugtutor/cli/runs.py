@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from debugtutor.console import emit_json, log, state, stdout
@@ -113,13 +114,46 @@ def show_run(
         header.add_row(f"[bold]{label}[/bold]", value)
     stdout.print(header)
     metrics = Table("score", "mean", "95% CI", "n", header_style="bold")
+    shown: list[float] = []
     for name, metric in summary.get("metrics", {}).items():
         interval = f"[{_fmt(metric.get('ci_low'))}, {_fmt(metric.get('ci_high'))}]"
         metrics.add_row(name, _fmt(metric.get("mean")), interval, str(metric.get("n")))
-    for key, value in summary.get("task_metrics", {}).items():
-        metrics.add_row(key, _fmt(value), "", "")
+        if isinstance(metric.get("mean"), (int, float)):
+            shown.append(float(metric["mean"]))
+    notes: list[tuple[str, str]] = []
+    for key, value, low, high, n in _flatten(summary.get("task_metrics", {})):
+        if isinstance(value, str):
+            notes.append((key, value))
+            continue
+        if any(abs(value - other) <= 1e-9 for other in shown):
+            continue  # the same figure as a score above: each figure once
+        shown.append(value)
+        interval = f"[{_fmt(low)}, {_fmt(high)}]" if low is not None and high is not None else ""
+        metrics.add_row(key, _fmt(value), interval, "" if n is None else str(n))
     if metrics.row_count:
         stdout.print(metrics)
+    for name, text in notes:
+        stdout.print(f"[bold]{escape(name)}[/bold]: {escape(text)}", highlight=False, soft_wrap=True)
+
+
+def _flatten(value: Any, prefix: str = "") -> list[tuple[str, float | str, float | None, float | None, int | None]]:
+    """A task's own summary as rows: (dotted name, value or text, interval low, high, n); a dict with a ``mean``
+    (or ``value``) is one row, other dicts are walked, lists and empty values are left out."""
+    if isinstance(value, dict):
+        centre = value.get("mean", value.get("value"))
+        if isinstance(centre, (int, float)) and not isinstance(centre, bool):
+            low, high = value.get("low", value.get("ci_low")), value.get("high", value.get("ci_high"))
+            n = value.get("n")
+            return [(prefix, float(centre), low, high, n if isinstance(n, int) else None)]
+        rows = []
+        for key, item in value.items():
+            rows.extend(_flatten(item, f"{prefix}.{key}" if prefix else str(key)))
+        return rows
+    if isinstance(value, bool) or value is None or isinstance(value, list):
+        return []
+    if isinstance(value, (int, float)):
+        return [(prefix, float(value), None, None, None)]
+    return [(prefix, str(value), None, None, None)]
 
 
 def _fmt(value: Any) -> str:
