@@ -121,15 +121,15 @@ def show_run(
         if isinstance(metric.get("mean"), (int, float)):
             shown.append(float(metric["mean"]))
     notes: list[tuple[str, str]] = []
-    for key, value, low, high, n in _flatten(summary.get("task_metrics", {})):
-        if isinstance(value, str):
-            notes.append((key, value))
+    for key, figure, low, high, n in _flatten(summary.get("task_metrics", {})):
+        if isinstance(figure, str):
+            notes.append((key, figure))
             continue
-        if any(abs(value - other) <= 1e-9 for other in shown):
+        if any(abs(figure - other) <= 1e-9 for other in shown):
             continue  # the same figure as a score above: each figure once
-        shown.append(value)
+        shown.append(figure)
         interval = f"[{_fmt(low)}, {_fmt(high)}]" if low is not None and high is not None else ""
-        metrics.add_row(key, _fmt(value), interval, "" if n is None else str(n))
+        metrics.add_row(key, _fmt(figure), interval, "" if n is None else str(n))
     if metrics.row_count:
         stdout.print(metrics)
     for name, text in notes:
