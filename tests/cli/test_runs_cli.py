@@ -33,8 +33,8 @@ def _toy_task(name: str = "cli-toy") -> EvalTask:
 @pytest.fixture
 def two_runs(tmp_path: Path) -> tuple[Path, RunResult, RunResult]:
     runs_dir = tmp_path / "runs"
-    first = run_task(_toy_task("first-task"), runs_dir=runs_dir, report=False)
-    second = run_task(_toy_task("second-task"), runs_dir=runs_dir, report=False)
+    first = run_task(_toy_task("first-task"), runs_dir=runs_dir)
+    second = run_task(_toy_task("second-task"), runs_dir=runs_dir)
     return runs_dir, first, second
 
 
@@ -51,7 +51,7 @@ def test_list_json(two_runs: tuple[Path, RunResult, RunResult]) -> None:
 
 def test_list_table_uses_the_environment_runs_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("DEBUGTUTOR_RUNS_DIR", str(tmp_path / "env-runs"))
-    made = run_task(_toy_task(), report=False)
+    made = run_task(_toy_task())
     result = runner.invoke(app, ["list"])
     assert result.exit_code == 0, result.output
     assert made.run_id in result.stdout and "cli-toy" in result.stdout
@@ -114,6 +114,6 @@ def test_with_run_options_adds_the_common_flags(tmp_path: Path) -> None:
 
 def test_run_options_run_a_task(tmp_path: Path) -> None:
     options = RunOptions(runs_dir=tmp_path, limit=2, concurrency=1)
-    result = options.run(_toy_task(), report=False)
+    result = options.run(_toy_task())
     assert result.summary["counts"] == {"items": 2, "done": 2, "errors": 0}
     assert result.run_dir.parent == tmp_path

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from debugtutor.report import write_report
 from debugtutor.runs import EvalItem, EvalTask, RunResult, SolverOutput, run_task
 
 
@@ -39,4 +40,4 @@ def finished_run(tmp_path: Path) -> RunResult:
             }
         },
     )
-    return run_task(task, runs_dir=tmp_path / "runs", argv=["debugtutor", "toy"])
+    return run_task(task, runs_dir=tmp_path / "runs", argv=["debugtutor", "toy"], report=write_report)

@@ -54,6 +54,7 @@ def test_report_is_rebuilt_from_the_records_alone(finished_run: RunResult, tmp_p
 
 
 def test_html_escapes_outputs(tmp_path: Path) -> None:
+    from debugtutor.report import write_report
     from debugtutor.runs import EvalItem, EvalTask, run_task
 
     task = EvalTask(
@@ -62,7 +63,7 @@ def test_html_escapes_outputs(tmp_path: Path) -> None:
         solver=lambda item: "<script>alert(1)</script>",
         scorer=lambda i, o: 1,
     )
-    html = (run_task(task, runs_dir=tmp_path).run_dir / "report.html").read_text(encoding="utf-8")
+    html = (run_task(task, runs_dir=tmp_path, report=write_report).run_dir / "report.html").read_text(encoding="utf-8")
     assert "<script>alert" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
 

@@ -35,9 +35,9 @@ CHILD_SCRIPT = textwrap.dedent(
         scorer=score,
     )
     if mode == "new":
-        run_task(task, runs_dir=runs_dir, run_id=run, concurrency=4, report=False)
+        run_task(task, runs_dir=runs_dir, run_id=run, concurrency=4)
     else:
-        run_task(task, runs_dir=runs_dir, resume=run, concurrency=4, report=False)
+        run_task(task, runs_dir=runs_dir, resume=run, concurrency=4)
     """
 )
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from debugtutor.errors import ModelUnavailableError
+from debugtutor.report import write_report
 from debugtutor.runs import EvalItem, EvalTask, run_task
 from debugtutor.runs._records import read_manifest
 
@@ -33,7 +34,7 @@ def test_all_items_fine_is_success(tmp_path: Path) -> None:
 
 
 def test_some_items_failing_is_partial_and_the_report_says_so(tmp_path: Path) -> None:
-    result = run_task(task_failing({1, 4}), runs_dir=tmp_path, concurrency=2)
+    result = run_task(task_failing({1, 4}), runs_dir=tmp_path, concurrency=2, report=write_report)
     assert result.status == "partial"
     assert result.summary["counts"] == {"items": 6, "done": 6, "errors": 2}
     assert read_manifest(result.run_dir).status == "partial"

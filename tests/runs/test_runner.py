@@ -20,7 +20,7 @@ def _ids(run_dir: Path) -> list[str]:
 
 
 def test_golden_task_summary_is_exact(tmp_path: Path, golden_task: Callable[..., EvalTask]) -> None:
-    result = run_task(golden_task(), runs_dir=tmp_path, argv=["debugtutor", "eval", "golden"], report=False)
+    result = run_task(golden_task(), runs_dir=tmp_path, argv=["debugtutor", "eval", "golden"])
     summary = result.summary
     assert result.status == "success"
     assert summary["counts"] == {"items": 4, "done": 4, "errors": 0}
@@ -33,7 +33,7 @@ def test_golden_task_summary_is_exact(tmp_path: Path, golden_task: Callable[...,
 
 
 def test_manifest_and_samples_record_provenance(tmp_path: Path, golden_task: Callable[..., EvalTask]) -> None:
-    result = run_task(golden_task(), runs_dir=tmp_path, argv=["debugtutor", "x"], report=False)
+    result = run_task(golden_task(), runs_dir=tmp_path, argv=["debugtutor", "x"])
     manifest = read_manifest(result.run_dir)
     assert manifest.status == "success"
     assert manifest.task == "golden-arith" and manifest.task_version == "2"
@@ -53,7 +53,7 @@ def test_manifest_and_samples_record_provenance(tmp_path: Path, golden_task: Cal
 
 
 def test_runs_dir_defaults_to_the_environment(golden_task: Callable[..., EvalTask], tmp_path: Path) -> None:
-    result = run_task(golden_task(), report=False)
+    result = run_task(golden_task())
     import os
 
     assert result.run_dir.parent == Path(os.environ["DEBUGTUTOR_RUNS_DIR"])
@@ -73,7 +73,7 @@ def test_item_failures_are_recorded_and_the_run_goes_on(tmp_path: Path) -> None:
         solver=solve,
         scorer=lambda item, output: 0.5 if item.id == "ok" else {"score": 1},
     )
-    result = run_task(task, runs_dir=tmp_path, report=False)
+    result = run_task(task, runs_dir=tmp_path)
     records = {record.id: record for record in read_samples(result.run_dir / "samples.jsonl").records}
     assert result.status == "partial"  # every item ran, but not every one succeeded
     assert records["bad"].error is not None
@@ -102,7 +102,7 @@ def test_concurrency_is_bounded_and_reached(tmp_path: Path) -> None:
     task = EvalTask(
         name="c", items=[EvalItem(id=str(n), input=n) for n in range(20)], solver=solve, scorer=lambda i, o: o
     )
-    run_task(task, runs_dir=tmp_path, concurrency=3, report=False)
+    run_task(task, runs_dir=tmp_path, concurrency=3)
     assert peak == 3
 
 
@@ -115,7 +115,7 @@ def test_blocking_sync_solvers_run_in_threads(tmp_path: Path) -> None:
         name="t", items=[EvalItem(id=str(n), input=n) for n in range(4)], solver=slow_solve, scorer=lambda i, o: o
     )
     started = time.perf_counter()
-    result = run_task(task, runs_dir=tmp_path, concurrency=4, report=False)
+    result = run_task(task, runs_dir=tmp_path, concurrency=4)
     assert time.perf_counter() - started < 1.0
     assert result.summary["counts"]["done"] == 4
 
@@ -132,7 +132,7 @@ def test_async_scorer_and_inline_executor(tmp_path: Path) -> None:
         scorer=score,
         executor="inline",
     )
-    assert run_task(task, runs_dir=tmp_path, report=False).summary["metrics"]["double"]["mean"] == 1.0
+    assert run_task(task, runs_dir=tmp_path).summary["metrics"]["double"]["mean"] == 1.0
 
 
 @pytest.mark.slow
@@ -145,7 +145,7 @@ def test_process_executor(tmp_path: Path) -> None:
         scorer=operator.ne,
         executor="process",
     )
-    result = run_task(task, runs_dir=tmp_path, concurrency=2, report=False)
+    result = run_task(task, runs_dir=tmp_path, concurrency=2)
     assert result.summary["counts"] == {"items": 6, "done": 6, "errors": 0}
     assert result.summary["metrics"]["score"]["mean"] == 1.0
 
@@ -168,10 +168,10 @@ def _counting_task(calls: list[str], fail: set[str], count: int = 6) -> EvalTask
 
 def test_resume_skips_finished_items_and_reruns_failed_ones(tmp_path: Path) -> None:
     calls: list[str] = []
-    first = run_task(_counting_task(calls, fail={"i1", "i4"}), runs_dir=tmp_path, limit=5, report=False)
+    first = run_task(_counting_task(calls, fail={"i1", "i4"}), runs_dir=tmp_path, limit=5)
     assert first.summary["counts"] == {"items": 5, "done": 5, "errors": 2}
     calls.clear()
-    second = run_task(_counting_task(calls, fail=set()), runs_dir=tmp_path, resume=first.run_id, report=False)
+    second = run_task(_counting_task(calls, fail=set()), runs_dir=tmp_path, resume=first.run_id)
     assert sorted(calls) == ["i1", "i4", "i5"]  # the two failures and the item beyond the old limit
     assert second.run_dir == first.run_dir
     assert sorted(_ids(first.run_dir)) == [f"i{n}" for n in range(6)]
@@ -182,11 +182,9 @@ def test_resume_skips_finished_items_and_reruns_failed_ones(tmp_path: Path) -> N
 
 def test_retry_errors_reruns_only_failed_items(tmp_path: Path) -> None:
     calls: list[str] = []
-    first = run_task(_counting_task(calls, fail={"i2"}), runs_dir=tmp_path, limit=4, report=False)
+    first = run_task(_counting_task(calls, fail={"i2"}), runs_dir=tmp_path, limit=4)
     calls.clear()
-    result = run_task(
-        _counting_task(calls, fail=set()), runs_dir=tmp_path, resume=first.run_id, retry_errors=True, report=False
-    )
+    result = run_task(_counting_task(calls, fail=set()), runs_dir=tmp_path, resume=first.run_id, retry_errors=True)
     assert calls == ["i2"]  # not i4 and i5, which were never attempted
     assert sorted(_ids(first.run_dir)) == ["i0", "i1", "i2", "i3"]
     assert result.summary["counts"]["errors"] == 0
@@ -199,12 +197,12 @@ def test_retry_errors_needs_resume(tmp_path: Path) -> None:
 
 def test_resume_truncates_a_torn_last_line(tmp_path: Path) -> None:
     calls: list[str] = []
-    first = run_task(_counting_task(calls, fail=set()), runs_dir=tmp_path, limit=3, report=False)
+    first = run_task(_counting_task(calls, fail=set()), runs_dir=tmp_path, limit=3)
     samples = first.run_dir / "samples.jsonl"
     with open(samples, "ab") as handle:
         handle.write(b'{"id": "i3", "input_ha')  # what a kill in the middle of a write would leave
     calls.clear()
-    run_task(_counting_task(calls, fail=set()), runs_dir=tmp_path, resume=first.run_id, report=False)
+    run_task(_counting_task(calls, fail=set()), runs_dir=tmp_path, resume=first.run_id)
     assert sorted(calls) == ["i3", "i4", "i5"]
     text = samples.read_text()
     assert text.endswith("\n")
@@ -213,27 +211,27 @@ def test_resume_truncates_a_torn_last_line(tmp_path: Path) -> None:
 
 def test_resume_detects_changed_inputs_unless_forced(tmp_path: Path) -> None:
     calls: list[str] = []
-    first = run_task(_counting_task(calls, fail=set(), count=3), runs_dir=tmp_path, report=False)
+    first = run_task(_counting_task(calls, fail=set(), count=3), runs_dir=tmp_path)
     changed = _counting_task(calls, fail=set(), count=3)
     changed.items = [EvalItem(id=item.id, input=item.input + (10 if item.id == "i1" else 0)) for item in changed.items]
     with pytest.raises(InputError, match="the data changed") as caught:
-        run_task(changed, runs_dir=tmp_path, resume=first.run_id, report=False)
+        run_task(changed, runs_dir=tmp_path, resume=first.run_id)
     assert "'i1'" in str(caught.value) and caught.value.exit_code == 2
     calls.clear()
-    result = run_task(changed, runs_dir=tmp_path, resume=first.run_id, force=True, report=False)
+    result = run_task(changed, runs_dir=tmp_path, resume=first.run_id, force=True)
     assert calls == ["i1"]
     assert sorted(_ids(first.run_dir)) == ["i0", "i1", "i2"]
     assert result.summary["metrics"]["value"]["mean"] == pytest.approx((0 + 11 + 2) / 3)
 
 
 def test_resume_refuses_another_task_and_unknown_runs(tmp_path: Path, golden_task: Callable[..., EvalTask]) -> None:
-    first = run_task(golden_task(), runs_dir=tmp_path, report=False)
+    first = run_task(golden_task(), runs_dir=tmp_path)
     with pytest.raises(InputError, match="is of task 'golden-arith'"):
-        run_task(_counting_task([], set()), runs_dir=tmp_path, resume=first.run_id, report=False)
+        run_task(_counting_task([], set()), runs_dir=tmp_path, resume=first.run_id)
     with pytest.raises(InputError, match="no run"):
-        run_task(golden_task(), runs_dir=tmp_path, resume="does-not-exist", report=False)
+        run_task(golden_task(), runs_dir=tmp_path, resume="does-not-exist")
     with pytest.raises(InputError, match="exists already"):
-        run_task(golden_task(), runs_dir=tmp_path, run_id=first.run_id, report=False)
+        run_task(golden_task(), runs_dir=tmp_path, run_id=first.run_id)
 
 
 def test_duplicate_item_ids_are_rejected() -> None:
@@ -245,7 +243,7 @@ def test_summarize_failure_keeps_the_records(tmp_path: Path, golden_task: Callab
     def broken(records: object) -> dict[str, float]:
         raise KeyError("oops")
 
-    result = run_task(golden_task(summarize=broken), runs_dir=tmp_path, report=False)
+    result = run_task(golden_task(summarize=broken), runs_dir=tmp_path)
     assert result.status == "success"
     assert "KeyError" in result.summary["task_metrics"]["summarize_error"]
     assert result.summary["metrics"]["correct"]["mean"] == 0.75
@@ -256,5 +254,5 @@ def test_a_new_run_that_cannot_start_leaves_no_folder(tmp_path: Path) -> None:
         name="bad-config", items=[EvalItem(id="a", input=1)], solver=str, scorer=len, config={"x": object()}
     )
     with pytest.raises(TypeError, match="not JSON-serializable"):
-        run_task(task, runs_dir=tmp_path, run_id="never", report=False)
+        run_task(task, runs_dir=tmp_path, run_id="never")
     assert not (tmp_path / "never").exists()

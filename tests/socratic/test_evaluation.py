@@ -131,7 +131,7 @@ def test_a_run_records_predictions_raw_text_and_batched_metrics(tmp_path: Path) 
     examples = load_examples(sample_dir("socratic"))[:5]
     model = ScriptedModel(rules=[], responses=[" What does line 2 do?\n2. Which test fails?"] * 5)
     task = build_eval_task(examples, ModelInstructor(model), metrics=["rougeL", "bleu4"], model_spec="scripted:x")
-    result = run_task(task, runs_dir=tmp_path, concurrency=2, report=False)
+    result = run_task(task, runs_dir=tmp_path, concurrency=2)
     metrics = result.summary["task_metrics"]
     assert metrics["examples"] == 5 and metrics["utterances_per_turn"] == pytest.approx(2.0)
     assert 0 < metrics["rougeL"]["f1"]["mean"] < 1
@@ -148,13 +148,12 @@ def test_resume_skips_recorded_examples(tmp_path: Path) -> None:
     examples = load_examples(sample_dir("socratic"))[:4]
     first = ScriptedModel(responses=[" Q?"] * 2)
     task = build_eval_task(examples, ModelInstructor(first), metrics=["rougeL"])
-    run = run_task(task, runs_dir=tmp_path, concurrency=1, limit=2, report=False)
+    run = run_task(task, runs_dir=tmp_path, concurrency=1, limit=2)
     second = ScriptedModel(responses=[" R?"] * 2)
     resumed = run_task(
         build_eval_task(examples, ModelInstructor(second), metrics=["rougeL"]),
         runs_dir=tmp_path,
         resume=run.run_id,
-        report=False,
     )
     assert second.calls == 2 and resumed.summary["task_metrics"]["examples"] == 4
 
@@ -162,7 +161,7 @@ def test_resume_skips_recorded_examples(tmp_path: Path) -> None:
 def test_samples_output_is_plain_json(tmp_path: Path) -> None:
     examples = load_examples(sample_dir("socratic"))[:1]
     task = build_eval_task(examples, ModelInstructor(ScriptedModel([" Q?"])), metrics=["rougeL"])
-    run = run_task(task, runs_dir=tmp_path, report=False)
+    run = run_task(task, runs_dir=tmp_path)
     line = (run.run_dir / "samples.jsonl").read_text().splitlines()[0]
     assert json.loads(line)["output"]["leaks"] == [[]]
 
@@ -216,7 +215,7 @@ def test_records_carry_references_and_per_example_scores_and_rebuild(tmp_path: P
 
     examples = load_examples(sample_dir("socratic"))[:8]
     task = build_eval_task(examples, get_instructor("offline"), metrics=["rougeL", "bleu4"])
-    run = run_task(task, runs_dir=tmp_path, report=False)
+    run = run_task(task, runs_dir=tmp_path)
     records = read_samples(run.run_dir / "samples.jsonl").records
     assert len(records) == 8
     by_id = {e.id: e for e in examples}

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from debugtutor.report import write_report
 from debugtutor.runs import EvalItem, EvalTask, run_task
 
 
@@ -37,7 +38,7 @@ def test_viewer_lists_runs_and_serves_reports(tmp_path: Path) -> None:
         solver=lambda item: item.input["x"],
         scorer=lambda item, output: {"even": float(output % 2 == 0)},
     )
-    result = run_task(task, runs_dir=tmp_path)
+    result = run_task(task, runs_dir=tmp_path, report=write_report)
     port = _free_port()
     server = subprocess.Popen(
         [

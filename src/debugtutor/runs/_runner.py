@@ -26,7 +26,7 @@ import time
 import traceback
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from debugtutor import __version__
 from debugtutor.console import log, progress, warn
@@ -60,6 +60,12 @@ from debugtutor.runs._summary import latest_records, write_summary
 from debugtutor.runs._task import EvalItem, EvalTask, SolverOutput
 
 TRACEBACK_TAIL_LINES = 15
+
+
+class ReportWriter(Protocol):
+    """Writes a run's report from its folder and summary, as :func:`debugtutor.report.write_report` does."""
+
+    def __call__(self, run_dir: Path, /, *, summary: dict[str, Any]) -> object: ...
 
 
 @dataclasses.dataclass
@@ -101,7 +107,7 @@ def run_task(
     argv: list[str] | None = None,
     force: bool = False,
     fsync_each: bool = False,
-    report: bool = True,
+    report: ReportWriter | None = None,
 ) -> RunResult:
     """Run ``task`` and record it; see :func:`run_task_async` for the arguments.
 
@@ -139,7 +145,7 @@ async def run_task_async(
     argv: list[str] | None = None,
     force: bool = False,
     fsync_each: bool = False,
-    report: bool = True,
+    report: ReportWriter | None = None,
 ) -> RunResult:
     """Run ``task`` inside a running event loop.
 
@@ -155,7 +161,8 @@ async def run_task_async(
         argv: the command line to record (default ``sys.argv``).
         force: resume even though the task name differs or items' inputs changed (changed items run again).
         fsync_each: fsync ``samples.jsonl`` after every record (durable against power loss, slower).
-        report: write ``report.html`` at the end.
+        report: what writes the human-readable report at the end, e.g. :func:`debugtutor.report.write_report`
+            (called with the run folder and the summary; the runner itself knows no report format).
     """
     if concurrency < 1:
         raise InputError(f"concurrency must be at least 1, not {concurrency}", field="concurrency")
@@ -454,7 +461,7 @@ def _finish(
     *,
     status: RunStatus,
     items_run: int,
-    report: bool,
+    report: ReportWriter | None,
     stop_reason: str | None = None,
 ) -> dict[str, Any]:
     """Record how the run ended, then write summary.json and report.html from the records."""
@@ -480,11 +487,9 @@ def _finish(
     attempt.finished_at, attempt.status, attempt.items_run = finished, manifest.status, items_run
     write_manifest(run_dir, manifest)
     summary = write_summary(run_dir)
-    if report:
+    if report is not None:
         try:
-            from debugtutor.report import write_report
-
-            write_report(run_dir, summary=summary)
+            report(run_dir, summary=summary)
         except Exception as exc:  # the summary and records are what matter; the report can be rebuilt later
             warn(f"could not write {run_dir / REPORT_FILE}: {type(exc).__name__}: {exc} (`debugtutor runs report`)")
     log(

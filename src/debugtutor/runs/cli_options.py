@@ -28,7 +28,7 @@ from typing import Annotated, Any, Optional, TypeVar
 
 import typer
 
-from debugtutor.runs._runner import RunResult, run_task
+from debugtutor.runs._runner import ReportWriter, RunResult, run_task
 from debugtutor.runs._task import EvalTask
 
 # Optional[...] rather than "X | None": these aliases are evaluated at run time by Typer, on Python 3.10 too.
@@ -86,7 +86,12 @@ class RunOptions:
         return options
 
     def run(self, task: EvalTask, *, argv: list[str] | None = None, report: bool = True) -> RunResult:
-        result = run_task(task, argv=argv, report=report, **self.run_kwargs())
+        writer: ReportWriter | None = None
+        if report:
+            from debugtutor.report import write_report
+
+            writer = write_report
+        result = run_task(task, argv=argv, report=writer, **self.run_kwargs())
         if result.status in ("partial", "failed") and not self.allow_errors:
             _INCOMPLETE.append(result)
         return result
