@@ -22,25 +22,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal, TypeVar
 
-import platformdirs
 from pydantic import BaseModel, ValidationError
 from rich.markup import escape
 
 from debugtutor.console import log
 from debugtutor.data.registry import DatasetEntry
 from debugtutor.errors import DataError
-
-CACHE_ENV_VAR = "DEBUGTUTOR_CACHE_DIR"
-
-
-def cache_base() -> Path:
-    """The debugtutor cache folder: ``$DEBUGTUTOR_CACHE_DIR`` when set, else the platform's user cache folder."""
-    override = os.environ.get(CACHE_ENV_VAR)
-    return Path(override).expanduser() if override else Path(platformdirs.user_cache_dir("debugtutor"))
+from debugtutor.userdirs import cache_dir
 
 
 def datasets_root() -> Path:
-    return cache_base() / "datasets"
+    return cache_dir("datasets")
 
 
 def entry_folder(entry: DatasetEntry) -> Path:

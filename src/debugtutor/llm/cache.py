@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
@@ -22,11 +21,11 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-import platformdirs
 from pydantic import BaseModel
 
 from debugtutor.errors import InputError
 from debugtutor.llm.types import ChatMessage, GenerationSettings
+from debugtutor.userdirs import cache_dir
 
 CACHE_FILE_NAME = "responses.sqlite3"
 _BUSY_TIMEOUT_S = 60.0
@@ -55,9 +54,8 @@ class CachePolicy(str, Enum):
 
 
 def default_cache_dir() -> Path:
-    """``DEBUGTUTOR_CACHE_DIR`` when set, else the platform's user cache folder for debugtutor."""
-    override = os.environ.get("DEBUGTUTOR_CACHE_DIR")
-    return Path(override) if override else Path(platformdirs.user_cache_dir("debugtutor"))
+    """The debugtutor cache folder (see :mod:`debugtutor.userdirs`)."""
+    return cache_dir()
 
 
 def cache_key(model: str, messages: Sequence[ChatMessage], settings: GenerationSettings, sample: int | None) -> str:

@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from debugtutor.errors import InputError
+from debugtutor.userdirs import runs_dir
 
 MANIFEST_FILE = "manifest.json"
 SAMPLES_FILE = "samples.jsonl"
@@ -33,7 +34,6 @@ SUMMARY_FILE = "summary.json"
 REPORT_FILE = "report.html"
 LOCK_FILE = ".lock"
 
-RUNS_DIR_ENV = "DEBUGTUTOR_RUNS_DIR"
 
 RunStatus = Literal["started", "success", "partial", "failed", "error", "interrupted"]
 """``success``: every item recorded without error. ``partial``: some items errored. ``failed``: every item errored,
@@ -185,9 +185,8 @@ class RunManifest(BaseModel):
 
 
 def default_runs_dir() -> Path:
-    """``$DEBUGTUTOR_RUNS_DIR`` if set, else ``./runs``."""
-    env = os.environ.get(RUNS_DIR_ENV)
-    return Path(env) if env else Path("runs")
+    """``$DEBUGTUTOR_RUNS_DIR`` if set, else ``./runs`` (see :mod:`debugtutor.userdirs`)."""
+    return runs_dir()
 
 
 def resolve_run_dir(run: str | Path, runs_dir: Path | None = None) -> Path:
