@@ -66,7 +66,9 @@ def _write_many(path: str, worker: int, count: int) -> None:
         store.get_many([f"{worker}-{index}", f"{(worker + 1) % 4}-{index}"])
 
 
-def test_concurrent_writer_processes_do_not_collide(tmp_path: Path) -> None:
+def test_concurrent_writer_processes_do_not_collide(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # spawned children import this module by name (tests.llm.test_cache): the repository root must be on their path
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2]))
     path = tmp_path / "shared.sqlite3"
     context = multiprocessing.get_context("spawn")
     workers = [context.Process(target=_write_many, args=(str(path), worker, 60)) for worker in range(4)]
