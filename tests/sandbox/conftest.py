@@ -33,6 +33,46 @@ def bwrap_only(monkeypatch: pytest.MonkeyPatch) -> Isolation:
     return "bwrap"
 
 
+ORDINARY_USER = "dtsandbox"
+ORDINARY_USER_SECRET = "debugtutor-private-7731"
+
+
+@pytest.fixture(scope="session")
+def ordinary_user() -> str:
+    """An ordinary user with a private key in its home, made here when we are root."""
+    import pwd
+    import subprocess
+
+    if os.getuid() != 0:
+        pytest.skip("creating an ordinary user needs root (CI runs as root); this test is about root hosts")
+    try:
+        pwd.getpwnam(ORDINARY_USER)
+    except KeyError:
+        subprocess.run(["useradd", "--create-home", ORDINARY_USER], check=True, capture_output=True)
+    entry = pwd.getpwnam(ORDINARY_USER)
+    ssh = Path(entry.pw_dir) / ".ssh"
+    ssh.mkdir(mode=0o700, exist_ok=True)
+    key = ssh / "id_ed25519"
+    key.write_text(ORDINARY_USER_SECRET + "\n")
+    for path in (ssh, key):
+        os.chown(path, entry.pw_uid, entry.pw_gid)
+    key.chmod(0o600)
+    return ORDINARY_USER
+
+
+@pytest.fixture(params=["root", "ordinary user"])
+def server_account(
+    request: pytest.FixtureRequest, bwrap_only: str, ordinary_user: str, monkeypatch: pytest.MonkeyPatch
+) -> str:
+    """Each attack runs twice under bubblewrap: with the servers running as root (programs dropped to an
+    unprivileged uid) and as an ordinary user (``DEBUGTUTOR_SANDBOX_USER``; programs share its uid)."""
+    if request.param == "ordinary user":
+        monkeypatch.setenv("DEBUGTUTOR_SANDBOX_USER", ordinary_user)
+    else:
+        monkeypatch.delenv("DEBUGTUTOR_SANDBOX_USER", raising=False)
+    return str(request.param)
+
+
 def processes_with(marker: str) -> list[int]:
     """Pids whose command line contains ``marker`` (seen from the host, across pid namespaces)."""
     found = []

@@ -15,6 +15,8 @@ import pytest
 
 from debugtutor.sandbox import LeetCodeCall, SandboxPool, Status, TestReport
 
+pytestmark = pytest.mark.bwrap
+
 WRONG_POWER = "def power(a, b):\n    return a * b\n"
 TESTS = ["assert power(2, 3) == 8", "assert power(2, 2) == 4", "assert power(3, 2) == 9"]
 TRUE_VERDICT = [Status.failed, Status.passed, Status.failed]  # 2*3=6, 2*2=4, 3*2=6
@@ -33,9 +35,9 @@ FORGED_LINES = "".join(
 )
 
 
-@pytest.fixture(scope="module")
-def pool() -> Iterator[SandboxPool]:
-    with SandboxPool(workers=1) as sandbox:
+@pytest.fixture
+def pool(server_account: str) -> Iterator[SandboxPool]:
+    with SandboxPool(workers=1, isolation="bwrap") as sandbox:
         yield sandbox
 
 

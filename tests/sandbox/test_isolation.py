@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import pwd
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,11 +19,11 @@ import pytest
 
 from debugtutor.sandbox import LeetCodeCall, Limits, SandboxPool, Status
 
+from .conftest import ORDINARY_USER_SECRET
+
 pytestmark = pytest.mark.bwrap
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-ORDINARY_USER = "dtsandbox"
-SECRET = "debugtutor-private-7731"
 # What the sandbox's root may hold: the toolchains' system folders and the sandbox's own mounts.
 ALLOWED_TOP_LEVEL = {"bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "tmp", "dev", "proc"}
 PROBE = """
@@ -53,32 +52,8 @@ print(json.dumps(report))
 """
 
 
-@pytest.fixture(scope="module")
-def ordinary_user() -> str:
-    """An ordinary user with a private key in its home, made here when we are root."""
-    if os.getuid() != 0:
-        pytest.skip("creating an ordinary user needs root (CI runs as root); this test is about root hosts")
-    try:
-        pwd.getpwnam(ORDINARY_USER)
-    except KeyError:
-        subprocess.run(["useradd", "--create-home", ORDINARY_USER], check=True, capture_output=True)
-    entry = pwd.getpwnam(ORDINARY_USER)
-    ssh = Path(entry.pw_dir) / ".ssh"
-    ssh.mkdir(mode=0o700, exist_ok=True)
-    key = ssh / "id_ed25519"
-    key.write_text(SECRET + "\n")
-    for path in (ssh, key):
-        os.chown(path, entry.pw_uid, entry.pw_gid)
-    key.chmod(0o600)
-    return ORDINARY_USER
-
-
-@pytest.fixture(params=["root", "ordinary user"])
-def pool(request: pytest.FixtureRequest, ordinary_user: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[SandboxPool]:
-    if request.param == "ordinary user":
-        monkeypatch.setenv("DEBUGTUTOR_SANDBOX_USER", ordinary_user)
-    else:
-        monkeypatch.delenv("DEBUGTUTOR_SANDBOX_USER", raising=False)
+@pytest.fixture
+def pool(server_account: str) -> Iterator[SandboxPool]:
     with SandboxPool(workers=1, isolation="bwrap") as sandbox:
         yield sandbox
 
@@ -88,9 +63,9 @@ def private_files(tmp_path: Path, ordinary_user: str) -> list[str]:
     """Paths a program must not read: the project's source, another run's records, the shared data, secrets."""
     runs = tmp_path / "runs" / "some-run"
     runs.mkdir(parents=True)
-    (runs / "samples.jsonl").write_text(json.dumps({"secret": SECRET}) + "\n")
+    (runs / "samples.jsonl").write_text(json.dumps({"secret": ORDINARY_USER_SECRET}) + "\n")
     root_secret = Path("/root/.debugtutor-test-secret")
-    root_secret.write_text(SECRET + "\n")
+    root_secret.write_text(ORDINARY_USER_SECRET + "\n")
     root_secret.chmod(0o600)
     paths = [
         str(REPO_ROOT / "src" / "debugtutor" / "__init__.py"),

@@ -203,6 +203,8 @@ def server_command(
             "--size", str(WORK_TMPFS_BYTES), "--tmpfs", f"{inside}/work",
             "--dev", "/dev",
             "--proc", "/proc",
+            # the root itself (and the folders made in it, such as /etc) read-only: an ordinary user owns them
+            "--remount-ro", "/",
             "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             # (no --die-with-parent: pools start servers from worker threads, and that signal follows the thread;
             # a server whose host is gone exits anyway, at the end of its stdin)

@@ -23,6 +23,7 @@ from debugtutor.errors import SandboxError, require
 from debugtutor.sandbox._isolation import isolation_level, new_uid_block
 from debugtutor.sandbox._models import ExecOutcome, Isolation, Language, LeetCodeCall, Limits, TestReport
 from debugtutor.sandbox._programs import (
+    LOST_STEP,
     CompareMode,
     judge_program_with,
     run_leetcode_with,
@@ -158,7 +159,12 @@ class SandboxPool:
         self._available.release()
 
     def run_job(self, job: dict[str, Any], budget_s: float) -> dict[str, Any]:
-        """Run one raw server job on a free server; a server that died is replaced and the job retried once."""
+        """Run one raw server job on a free server; a server that died is replaced and the job retried once.
+
+        A server that dies twice while running the same job was taken down by that job's program (possible when the
+        servers run as an ordinary user, whose uid the programs share): the job's steps are then reported as lost,
+        an outcome of the program, not an error of the sandbox. A server that cannot start is a SandboxError.
+        """
         for attempt in range(2):
             server = self._acquire()
             try:
@@ -166,7 +172,7 @@ class SandboxPool:
             except SandboxError:
                 server.close()
                 if attempt == 1:
-                    raise
+                    return {"steps": [dict(LOST_STEP) for _ in job["steps"]]}
             finally:
                 self._release(server)
         raise SandboxError("unreachable")

@@ -163,6 +163,12 @@ def outcome_from_reply(reply: dict[str, Any], limits: Limits, isolation: Isolati
                 compile_output=message or f"compiler exited with {build['returncode']}",
             )
     run = steps[-1]
+    if run.get("lost") or run.get("skipped"):
+        return ExecOutcome(
+            status=Status.error, returncode=None, stdout=run.get("stdout", ""), stderr=run.get("stderr", ""),
+            wall_s=float(run.get("wall_s") or 0.0), isolation=isolation, compile_output=compile_output,
+            exception=LOST,
+        )  # fmt: skip
     exception = _exception_from_control(run.get("control", ""))
     return ExecOutcome(
         status=run_status(run, limits.effective_cpu_s, exception),
@@ -277,6 +283,16 @@ class _Collected:
     stderr: str = ""
 
 
+LOST = ExceptionInfo(
+    type="SandboxLost",
+    message="the program took the sandbox's own processes down with it (killed them): it gets no verdict but this",
+)
+# What the pool reports for a step whose server died twice while running it (see SandboxPool.run_job).
+LOST_STEP: dict[str, Any] = {
+    "returncode": None, "signal": None, "stdout": "", "stderr": "", "stdout_truncated": False,
+    "stderr_truncated": False, "control": "", "timed_out": False, "output_limited": False, "wall_s": 0.0,
+    "cpu_s": None, "skipped": False, "lost": True,
+}  # fmt: skip
 _MALFORMED = ExceptionInfo(type="MalformedResult", message="the test's result did not have the expected form")
 CONFLICT = ExceptionInfo(
     type="ConflictingResults",
@@ -340,9 +356,9 @@ def _collect(
         missing = next((index for index in range(start, len(items)) if index not in collected.records), None)
         if missing is None:
             break
-        crash = _exception_from_control(run.get("control", ""))
+        crash = LOST if run.get("lost") else _exception_from_control(run.get("control", ""))
         collected.records[missing] = {
-            "status": _killed_status(run).value,
+            "status": Status.error.value if run.get("lost") else _killed_status(run).value,
             "exception": (crash or _death_info(run) or ExceptionInfo(type="Crash", message="no result")).model_dump(),
             "wall_s": max(0.0, float(run["wall_s"]) - sum(float(r.get("wall_s", 0.0)) for r in accepted.values())),
             "died": True,
@@ -763,6 +779,8 @@ def _run_compiled_leetcode(
         elif index == len(accepted):
             died = outcome.status if outcome.status is not Status.passed else Status.error
             info = ExceptionInfo(type="Crash", message=(outcome.stderr.strip()[-500:] or f"status {died.value}"))
+            if outcome.exception == LOST:
+                info = LOST
             tests.append(TestOutcome(index=index, source=text, status=died, exception=info, wall_s=outcome.wall_s))
         else:
             info = ExceptionInfo(type="NotRun", message="an earlier call ended the program")

@@ -124,6 +124,9 @@ class Server:
         self.server_objects = (sys.stdin, sys.stdout, sys.stderr, sys.argv, sys.modules["__main__"])
         self.zygote_socket: socket.socket | None = None
         self.zygote_pid = -1
+        self.broken = (
+            False  # the zygote is gone (a program of an ordinary user's sandbox can kill it): stop after this job
+        )
 
     # ---- child side -------------------------------------------------------------------------------------------
 
@@ -229,14 +232,18 @@ class Server:
 
     # ---- server side ------------------------------------------------------------------------------------------
 
-    def _end_run(self, pid: int) -> tuple[int, float]:
+    def _end_run(self, pid: int) -> tuple[int, float | None]:
         """Kill the run (``pid`` and everything it started); the zygote reaps it: its wait status and CPU seconds."""
         # The process (a zombie at worst) still holds its pid, so the process group id cannot have been reused yet.
         try:
             os.killpg(pid, signal.SIGKILL)
         except OSError:
             pass
-        status, cpu_s = self._zygote_result()
+        try:
+            status, cpu_s = self._zygote_result()
+        except ZygoteGone:
+            self.broken = True
+            status, cpu_s = signal.SIGKILL, None
         self._kill_leftovers()
         return status, cpu_s
 
@@ -294,10 +301,16 @@ class Server:
         started = time.monotonic()
         try:
             pid = self._spawn(spec, [out_w, err_w, ctl_w])
+        except ZygoteGone:
+            self.broken = True
+            for fd in (out_r, err_r, ctl_r):
+                os.close(fd)
+            return {**LOST_STEP, "wall_s": time.monotonic() - started}
         finally:
             for fd in (out_w, err_w, ctl_w):
                 os.close(fd)
         result = self._supervise(step, pid, started, (out_r, err_r, ctl_r))
+        result["lost"] = self.broken
         for path in (stdin_path if stdin_text else None, self.workdir + JOB_FILE_SUFFIX):
             if path:
                 _unlink(path)
@@ -518,7 +531,7 @@ class Server:
                 self._write_file(workdir, name, content)
             failed = False
             for step in job["steps"]:
-                if failed:
+                if failed or self.broken:
                     results.append({"skipped": True})
                     continue
                 result = self.run_step(step)
@@ -561,12 +574,11 @@ class Server:
                 continue
             try:
                 reply = self.run_job(json.loads(line))
-            except ZygoteGone as exc:
-                _write_all(1, (json.dumps({"error": str(exc)}) + "\n").encode("utf-8"))
-                return
             except Exception as exc:
                 reply = {"error": f"{type(exc).__name__}: {exc}"}
             _write_all(1, json.dumps(reply).encode("utf-8") + b"\n")
+            if self.broken:
+                return  # without a zygote no program can run here: the host starts a fresh server
             self._after_job()
 
     def _after_job(self) -> None:
@@ -580,6 +592,14 @@ class Server:
                 path = os.path.join(folder, name)
                 if path != self.workroot and not self.workroot.startswith(path + os.sep):
                     _remove_tree(path) if os.path.isdir(path) and not os.path.islink(path) else _unlink(path)
+
+
+# A step whose program took the sandbox's own processes down with it (see Server.broken).
+LOST_STEP: dict[str, Any] = {
+    "returncode": None, "signal": None, "stdout": "", "stderr": "", "stdout_truncated": False,
+    "stderr_truncated": False, "control": "", "timed_out": False, "output_limited": False, "wall_s": 0.0,
+    "cpu_s": None, "skipped": False, "lost": True,
+}  # fmt: skip
 
 
 class ZygoteGone(Exception):
