@@ -214,11 +214,15 @@ def _split_solution(solution: Program) -> tuple[tuple[Stmt, ...], RepeatUntilGoa
 
 
 def _loop_prefixes(ctx: TaskContext) -> list[tuple[tuple[Stmt, ...], float]]:
+    """What a student may write before the loop: nothing, the solution's own prefix, or a short walk (up to three
+    moves) that may end with one turn, shorter ones likelier."""
     own = _split_solution(ctx.solution)[0]
     prefixes: dict[tuple[Stmt, ...], float] = {(): 1.0, own: 1.0}
-    for length in range(1, 4):
-        for combo in itertools.product(ACTIONS, repeat=length):
-            prefixes.setdefault(tuple(combo), 0.3 / length)
+    for moves in range(4):
+        for turn in ((), (LEFT,), (RIGHT,)):
+            walk: tuple[Stmt, ...] = (MOVE,) * moves + turn
+            if walk:
+                prefixes.setdefault(walk, 0.3 / len(walk))
     return list(prefixes.items())
 
 

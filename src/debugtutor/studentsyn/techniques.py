@@ -25,7 +25,7 @@ import math
 from typing import Protocol, runtime_checkable
 
 from debugtutor.errors import InputError
-from debugtutor.maze import Program
+from debugtutor.maze import Program, compact
 from debugtutor.studentsyn.distances import DistanceKind, program_distance, token_edit_distance
 from debugtutor.studentsyn.questions import FamilyBrief, Question, TaskSheet, choose
 from debugtutor.studentsyn.rules import BehaviourModel, TaskContext, background_model, behaviour_model, task_context
@@ -96,9 +96,10 @@ class EditEmbD:
     settings: tuple[str, ...] = tuple(f"alpha={alpha}" for alpha in alphas)
     reads_true_type = False
 
-    def __init__(self, seed: int = 0, generated_codes: int = 600) -> None:
+    def __init__(self, seed: int = 0, generated_codes: int = 600, pairs: int = 1500, steps: int = 150) -> None:
         self.seed = seed
         self.generated_codes = generated_codes
+        self.pairs, self.steps = pairs, steps
         self._embedders: dict[TaskSheet, object] = {}
 
     def prepare(self, brief: FamilyBrief) -> None:
@@ -108,8 +109,9 @@ class EditEmbD:
             return
         # Only the tasks' solutions seed the generated training codes: no student code is seen.
         seeds = [s.solution for s in brief.tasks] + [s.basic_solution for s in brief.tasks if s.basic_solution]
+        seeds.sort(key=compact)  # by content, so the training codes do not depend on the tasks' names
         embedder = CodeEmbedder(seed=self.seed)
-        embedder.fit(generate_codes(seeds, self.generated_codes, seed=self.seed))
+        embedder.fit(generate_codes(seeds, self.generated_codes, seed=self.seed), pairs=self.pairs, steps=self.steps)
         self._embedders[brief.reference] = embedder
 
     def predict(self, question: Question) -> dict[str, str]:
