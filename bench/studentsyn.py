@@ -20,7 +20,6 @@ found beside it. Prints one JSON object on stdout and readable tables on stderr:
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import statistics
 import sys
@@ -28,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from debugtutor.maze import Program
 from debugtutor.studentsyn import (
     PAPER_NUMBERS,
     SymSSOriginal,
@@ -35,6 +35,7 @@ from debugtutor.studentsyn import (
     brief_of,
     evaluate_in_process,
     evaluate_on_instances,
+    expected_accuracy,
     expert_instances,
     held_out_tasks,
     load_benchmark,
@@ -89,71 +90,15 @@ BEFORE: dict[str, Any] = {
 }
 
 
-def _random_slots(family: TaskFamily, target: str) -> list[list[tuple[float, tuple[Any, ...]]]]:
-    """The random options' joint distribution, as the instance builder draws them: one per note when there are three
-    notes, else one from the first note and two distinct ones from the others pooled. Each slot is a list of
-    (probability, programs)."""
-    pool = family.random_pool(target)
-    notes = list(pool)
-    if len(notes) == 3:
-        return [[(1 / len(pool[n]), (c.program,)) for c in pool[n]] for n in notes]
-    first = [(1 / len(pool[notes[0]]), (c.program,)) for c in pool[notes[0]]]
-    rest = [c.program for n in notes[1:] for c in pool[n]]
-    pairs = list(itertools.combinations(rest, 2))
-    return [first, [(1 / len(pairs), pair) for pair in pairs]]
-
-
-def expected_accuracy(technique: SymSSOriginal, family: TaskFamily, observed: str, target: str) -> float:
-    """The exact expected accuracy (percent) of the original SymSS on ``observed -> target`` under the paper's
-    sampling scheme: the argmax of per-option scores, a uniformly random pick among tied options, right when the
-    picked code is the answer's."""
-    sheets = sheets_of(family)
+def symss_expectation(technique: SymSSOriginal, family: TaskFamily, observed: str, target: str) -> float:
+    """The original SymSS's exact expected accuracy on ``observed -> target`` (see ``expected_accuracy``)."""
     technique.prepare(brief_of(family, observed))
-    total = 0.0
-    types = family.behaviour_ids
-    for behaviour in types:
-        students = family.attempts(observed, behaviour)
-        for student in students:
-            answer = family.attempt_of(student.student, target)
-            assert answer is not None
-            chosen_type = technique.infer_type(sheets[observed], student.program)
-            best = technique.score(sheets[target], chosen_type, answer.program)
+    sheets = sheets_of(family)
 
-            def category(
-                program: Any, answer: Any = answer, kind: int = chosen_type, best: float = best
-            ) -> tuple[int, int, int]:
-                """(greater, tied with the answer's code, tied with another code) for one option."""
-                score = technique.score(sheets[target], kind, program)
-                if score > best:
-                    return (1, 0, 0)
-                if score == best:
-                    return (0, 1, 0) if program == answer.program else (0, 0, 1)
-                return (0, 0, 0)
+    def score(code_a: Program, program: Program) -> float:
+        return technique.score(sheets[target], technique.infer_type(sheets[observed], code_a), program)
 
-            slots: list[list[tuple[float, tuple[Any, ...]]]] = []
-            for other in types:
-                if other != behaviour:
-                    codes = family.attempts(target, other)
-                    slots.append([(1 / len(codes), (c.program,)) for c in codes])
-            slots.append([(1.0, (family.solutions[target],))])
-            slots.extend(_random_slots(family, target))
-            # Distribution over (any greater, tied same, tied other) after each slot.
-            states: dict[tuple[int, int, int], float] = {(0, 1, 0): 1.0}  # the answer ties with itself
-            for slot in slots:
-                following: dict[tuple[int, int, int], float] = {}
-                for (greater, same, different), p in states.items():
-                    for q, programs in slot:
-                        g, s, d = greater, same, different
-                        for program in programs:
-                            dg, ds, dd = category(program)
-                            g, s, d = max(g, dg), s + ds, d + dd
-                        following[(g, s, d)] = following.get((g, s, d), 0.0) + p * q
-                states = following
-            right = sum(
-                p * same / (same + different) for (greater, same, different), p in states.items() if not greater
-            )
-            total += right / len(students)
-    return round(100 * total / len(types), 2)
+    return expected_accuracy(family, observed, target, score)
 
 
 def _table(title: str, rows: list[list[str]]) -> None:
@@ -212,7 +157,7 @@ def main() -> None:
     paper_cv, _ = evaluate_in_process(symss, families, rounds=args.rounds, seed=args.seed)
     reproduction: dict[str, Any] = {}
     for family in families:
-        per_target = {t: expected_accuracy(symss, family, family.reference, t) for t in family.targets}
+        per_target = {t: symss_expectation(symss, family, family.reference, t) for t in family.targets}
         on_experts: dict[str, Any] = {}
         if tutor_folder:
             instances = expert_instances(tutor_folder, family.reference)

@@ -132,3 +132,18 @@ def test_held_out_tasks_score_every_direction_with_settings_from_the_others(samp
     assert result.targets["walk"]["walka"].worst == 0.0
     # walka -> walk is tuned on walk->walka, walk->walkb, walkb->walka, where "a" wins two to one: wrong there.
     assert result.targets["walk"]["walk"].by_observed == {"walka": 0.0, "walkb": 100.0}
+
+
+def test_the_exact_expectation_agrees_with_many_draws(sample_families: list[TaskFamily]) -> None:
+    from debugtutor.studentsyn import expected_accuracy, token_edit_distance
+
+    # EditD scores each option on its own: its exact expected accuracy must match the mean over many seeded draws.
+    walk = next(f for f in sample_families if f.reference == "walk")
+    exact = {t: expected_accuracy(walk, "walk", t, lambda a, o: -token_edit_distance(a, o)) for t in walk.targets}
+    drawn, _ = evaluate_in_process(EditD(), [walk], rounds=40, samples=5)
+    assert abs(sum(exact.values()) / len(exact) - drawn.references["walk"].mean) < 3.0
+    # A perfect scorer is right every time, a constant one is right one time in ten (bar identical codes).
+    answers = {(a.program, b.program) for a in walk.students for b in walk.students if a.student == b.student}
+    perfect = expected_accuracy(walk, "walk", "walka", lambda a, o: float((a, o) in answers))
+    assert perfect == 100.0
+    assert 9.0 <= expected_accuracy(walk, "walk", "walka", lambda a, o: 0.0) <= 15.0

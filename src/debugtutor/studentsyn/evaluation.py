@@ -25,7 +25,7 @@ the original SymSS beside ``symss-original``, RandD and the experts (TutorSS) be
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,9 +35,16 @@ from pydantic import BaseModel, Field
 from scipy import stats
 
 from debugtutor.errors import InputError
+from debugtutor.maze import Program
 from debugtutor.runs import EvalItem, EvalTask, run_task
 from debugtutor.studentsyn.dataset import TaskFamily
-from debugtutor.studentsyn.instances import DEFAULT_SAMPLES, DiscriminativeInstance, build_instances, present
+from debugtutor.studentsyn.instances import (
+    DEFAULT_SAMPLES,
+    DiscriminativeInstance,
+    build_instances,
+    option_slots,
+    present,
+)
 from debugtutor.studentsyn.questions import TaskSheet, brief_of, sheets_of
 from debugtutor.studentsyn.techniques import DEFAULT_SETTING, DISPLAY_NAMES, Technique
 
@@ -395,6 +402,60 @@ def evaluate_on_instances(
             per.setdefault("all", []).append(ok)
             per.setdefault(instance.target_task, []).append(ok)
     return {s: {k: _percent(v) for k, v in per.items()} for s, per in results.items()}
+
+
+@dataclass(frozen=True)
+class _Judge:
+    """Where one option stands against the answer: (beats it, ties with the answer's code, ties with another code)."""
+
+    score: Callable[[Program, Program], float]
+    code_a: Program
+    answer: Program
+    best: float
+
+    def category(self, program: Program) -> tuple[int, int, int]:
+        if program == self.answer:
+            return (0, 1, 0)
+        value = self.score(self.code_a, program)
+        if value > self.best:
+            return (1, 0, 0)
+        return (0, 0, 1) if value == self.best else (0, 0, 0)
+
+
+def expected_accuracy(
+    family: TaskFamily, observed: str, target: str, score: Callable[[Program, Program], float]
+) -> float:
+    """The exact expected accuracy (percent) on ``observed -> target`` of a technique that scores each option on its own
+    (``score(code_a, option)``) and picks the best, ties uniformly at random, under the paper's sampling scheme: every
+    draw of observed student, other students and random codes is enumerated, none sampled."""
+    total, types = 0.0, 0
+    for behaviour in family.behaviour_ids:
+        students = [a for a in family.attempts(observed, behaviour) if family.attempt_of(a.student, target)]
+        if not students:
+            continue
+        types += 1
+        for student in students:
+            answer = family.attempt_of(student.student, target)
+            assert answer is not None
+            best = score(student.program, answer.program)
+            judge = _Judge(score, student.program, answer.program, best)
+            # Distribution of (some option beats the answer, options tied with its code, tied with another code).
+            states: dict[tuple[int, int, int], float] = {(0, 1, 0): 1.0}  # the answer ties with itself
+            for slot in option_slots(family, target, behaviour):
+                following: dict[tuple[int, int, int], float] = {}
+                for (greater, same, different), p in states.items():
+                    for q, programs in slot:
+                        g, s, d = greater, same, different
+                        for program in programs:
+                            dg, ds, dd = judge.category(program)
+                            g, s, d = max(g, dg), s + ds, d + dd
+                        following[(g, s, d)] = following.get((g, s, d), 0.0) + p * q
+                states = following
+            right = sum(
+                p * same / (same + different) for (greater, same, different), p in states.items() if not greater
+            )
+            total += right / len(students)
+    return round(100 * total / types, 2) if types else 0.0
 
 
 @dataclass

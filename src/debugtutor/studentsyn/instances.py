@@ -17,6 +17,7 @@ An instance is the scorer's record (it holds the label); :func:`present` turns i
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -97,6 +98,39 @@ def _random_options(family: TaskFamily, target: str, count: int, rng: random.Ran
     for code in rng.sample(rest, min(count - 1, len(rest))):
         chosen.append((f"rand{code.rand_id}:{code.note}", code.program))
     return chosen
+
+
+OptionSlot = list[tuple[float, tuple[Program, ...]]]
+
+
+def option_slots(family: TaskFamily, target: str, behaviour: int) -> list[OptionSlot]:
+    """How :func:`build_instances` fills the options besides the answer, as independent slots: each slot is a list of
+    (probability, programs drawn together). Used to compute exact expected accuracies."""
+    slots: list[OptionSlot] = []
+    for other in family.behaviour_ids:
+        if other != behaviour:
+            others = family.attempts(target, other)
+            if others:
+                slots.append([(1 / len(others), (a.program,)) for a in others])
+    slots.append([(1.0, (family.solutions[target],))])
+    pool = family.random_pool(target)
+    notes = list(pool)
+    if not pool:
+        return slots
+    if len(notes) == DEFAULT_RANDOM_OPTIONS:
+        slots.extend([(1 / len(pool[note]), (c.program,)) for c in pool[note]] for note in notes)
+        return slots
+    first = pool[notes[0]]
+    slots.append([(1 / len(first), (c.program,)) for c in first])
+    rest = [c.program for note in notes[1:] for c in pool[note]]
+    if rest:
+        groups = list(itertools.combinations(rest, min(DEFAULT_RANDOM_OPTIONS - 1, len(rest))))
+        slots.append([(1 / len(groups), group) for group in groups])
+    else:  # one pool only: the draws are distinct codes of that pool
+        slots.pop()
+        groups = list(itertools.combinations([c.program for c in first], min(DEFAULT_RANDOM_OPTIONS, len(first))))
+        slots.append([(1 / len(groups), group) for group in groups])
+    return slots
 
 
 def build_instances(
