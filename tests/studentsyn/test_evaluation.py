@@ -60,14 +60,14 @@ def test_runner_records_match_in_process_and_resume(sample_families: list[TaskFa
 
 def test_paper_numbers_stand_only_beside_the_same_method() -> None:
     assert comparable_paper_numbers("symss-original", "hoc4") == {
-        "SymSS (original code) (paper's code, 3 targets)": 87.5,
-        "RandD (paper's code, 3 targets)": 9.9,
-        "TutorSS (experts) (paper's code, 3 targets)": 89.8,
+        "SymSS (original code) (paper, 3 targets)": 87.5,
+        "RandD (paper, 3 targets)": 9.9,
+        "TutorSS (experts) (paper, 3 targets)": 89.8,
     }
     for ours in ("behaviour-edits", "behaviour-edits-oracle-type", "neurss", "editembd"):
         beside = comparable_paper_numbers(ours, "hoc18")
         assert not any("SymSS" in label for label in beside)
-        assert set(beside) == {"RandD (paper's code, 3 targets)", "TutorSS (experts) (paper's code, 3 targets)"}
+        assert set(beside) == {"RandD (paper, 3 targets)", "TutorSS (experts) (paper, 3 targets)"}
     assert comparable_paper_numbers("editd", "walk") == {}
 
 

@@ -56,7 +56,7 @@ PAPER_NUMBERS: dict[str, dict[str, float]] = {
     "hoc4": {"symss-original": 87.5, "randd": 9.9, "editd": 31.1, "tutorss": 89.8},
     "hoc18": {"symss-original": 66.9, "randd": 10.3, "editd": 46.9, "tutorss": 85.2},
 }
-PAPER_LABEL = "(paper's code, 3 targets)"
+PAPER_LABEL = "(paper, 3 targets)"
 
 
 def comparable_paper_numbers(technique: str, reference: str) -> dict[str, float]:
