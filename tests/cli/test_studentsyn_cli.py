@@ -27,7 +27,7 @@ def test_eval_prints_one_json_object(capsys: pytest.CaptureFixture[str], tmp_pat
             "studentsyn",
             "eval",
             "--technique",
-            "symss-infer",
+            "behaviour-edits",
             "--rounds",
             "2",
             "--samples",
@@ -40,10 +40,14 @@ def test_eval_prints_one_json_object(capsys: pytest.CaptureFixture[str], tmp_pat
     )
     assert code == 0
     payload = json.loads(out)
-    walk = payload["techniques"]["symss-infer"]["walk"]
+    walk = payload["techniques"]["behaviour-edits"]["walk"]
     assert len(walk["rounds"]) == 2 and walk["instances_per_round"] == 2 * 2 * 6
     assert 0 <= walk["mean"] <= 100
-    assert Path(payload["runs"]["symss-infer"]).is_dir()
+    assert Path(payload["runs"]["behaviour-edits"]).is_dir()
+    # RandD on the same instances stands beside it; the sample has no expert answers.
+    assert payload["techniques"]["randd"]["walk"]["instances_per_round"] == walk["instances_per_round"]
+    assert payload["tutorss"] == {}
+    assert payload["display_names"]["behaviour-edits"] == "Behaviour edits (ours)"
 
 
 @pytest.mark.slow
@@ -76,24 +80,74 @@ def test_eval_all_adds_significance(
     )
     assert code == 0
     payload = json.loads(out)
-    assert set(payload["techniques"]) == {"randd", "editd", "editembd", "symss", "symss-infer", "neurss"}
+    assert set(payload["techniques"]) == {
+        "randd",
+        "editd",
+        "editembd",
+        "symss-original",
+        "behaviour-edits",
+        "behaviour-edits-oracle-type",
+        "neurss",
+    }
     assert list((tmp_path / "neurss").glob("*.pt"))
     assert payload["significance"][0]["reference"] == "walk"
 
 
 def test_eval_holding_out_each_target(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(
-        ["studentsyn", "eval", "-t", "symss-infer", "--holdout", "target", "--rounds", "1", "--samples", "2", "--json"],
+        [
+            "studentsyn",
+            "eval",
+            "-t",
+            "behaviour-edits",
+            "--holdout",
+            "target",
+            "--rounds",
+            "1",
+            "--samples",
+            "2",
+            "--json",
+        ],
         capsys,
     )
     assert code == 0
-    result = json.loads(out)["techniques"]["symss-infer"]
+    result = json.loads(out)["techniques"]["behaviour-edits"]
     held = {h["target"]: h for h in result["targets"]}
     assert set(held) == {"walka", "walkb", "loopa", "loopb"}
     assert held["walka"]["tuned_on"] == ["walkb"] and held["loopb"]["tuned_on"] == ["loopa"]
-    assert set(result["references"]) == {"walk", "loop"}
-    code, _, err = run_cli(["studentsyn", "eval", "-t", "symss", "--holdout", "student", "--json"], capsys)
+    assert set(result["references"]) == {"walk", "loop"} and set(result["worst"]) == {"walk", "loop"}
+    code, _, err = run_cli(["studentsyn", "eval", "-t", "randd", "--holdout", "student", "--json"], capsys)
     assert code == 2 and "holdout" in err
+
+
+def test_eval_holding_out_tasks_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["studentsyn", "eval", "-t", "symss-original", "--holdout", "tasks", "--rounds", "1", "--samples", "1"]
+    code, out, _ = run_cli([*args, "--reference", "loop", "--json"], capsys)
+    assert code == 0
+    payload = json.loads(out)
+    result = payload["techniques"]["symss-original"]
+    assert {(d["observed"], d["target"]) for d in result["directions"]} == {
+        (a, b) for a in ("loop", "loopa", "loopb") for b in ("loop", "loopa", "loopb") if a != b
+    }
+    assert result["worst"]["mean"] == min(d["mean"] for d in result["directions"])
+    assert set(result["targets"]["loop"]) == {"loop", "loopa", "loopb"}
+    assert "randd" in payload["techniques"]
+    code, out, _ = run_cli([*args, "--reference", "loop"], capsys)
+    assert code == 0 and "WORST" in out and "SymSS" in out
+
+
+def test_eval_shows_the_experts_scored_from_their_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from tests.studentsyn.test_tutorss import CODES, RESPONSES
+
+    folder = tmp_path / "tutorSS" / "walk"
+    folder.mkdir(parents=True)
+    (folder / "codes_walk.tsv").write_text(CODES, encoding="utf-8")
+    (folder / "res_discriminative_walk.tsv").write_text(RESPONSES, encoding="utf-8")
+    args = ["studentsyn", "eval", "-t", "editd", "--reference", "walk", "--rounds", "1", "--samples", "1"]
+    code, out, _ = run_cli(
+        [*args, "--runs-dir", str(tmp_path / "runs"), "--tutorss", str(tmp_path / "tutorSS")], capsys
+    )
+    assert code == 0 and "TutorSS2" in out and "macro" in out
 
 
 @pytest.mark.slow
@@ -129,7 +183,7 @@ def test_generate_then_rate(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
             "studentsyn",
             "generate",
             "--technique",
-            "symss",
+            "behaviour-edits",
             "--reference",
             "walk",
             "--student",
@@ -154,7 +208,7 @@ def test_generate_then_rate(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     )
     assert code == 0
     scores = json.loads(out)
-    assert scores["overall"]["mean"] == 3.0 and "symss" in scores["technique"]
+    assert scores["overall"]["mean"] == 3.0 and "behaviour-edits" in scores["technique"]
     ratings.write_text('{"scenario": "nope", "rank": 1, "rater": "r1", "score": 4}\n')
     code, _, err = run_cli(["studentsyn", "rate", "--ratings", str(ratings), "--gallery", str(gallery)], capsys)
     assert code == 2 and "nope" in err

@@ -9,7 +9,16 @@ import pytest
 
 from debugtutor.errors import InputError
 from debugtutor.maze import parse_compact
-from debugtutor.studentsyn import SymSS, TaskFamily, proxy_score, score_ratings, write_gallery
+from debugtutor.studentsyn import (
+    BehaviourEdits,
+    Question,
+    TaskFamily,
+    brief_of,
+    proxy_score,
+    score_ratings,
+    sheets_of,
+    write_gallery,
+)
 from debugtutor.studentsyn.generative import Rating, proxy_summary, read_ratings
 
 
@@ -19,13 +28,14 @@ def family(families: list[TaskFamily], reference: str) -> TaskFamily:
 
 def test_gallery_has_pictures_codes_and_scenarios(sample_families: list[TaskFamily], tmp_path: Path) -> None:
     loop = family(sample_families, "loop")
-    symss = SymSS(infer_type=True)
-    symss.prepare(loop)
+    edits = BehaviourEdits()
+    edits.prepare(brief_of(loop))
+    sheets = sheets_of(loop)
     scenarios = write_gallery(
         [loop],
-        lambda fam, code, target, k: symss.synthesize_for(fam.reference, code, target, k),
+        lambda fam, code, target, k: edits.synthesize(Question(sheets[fam.reference], code, sheets[target], ()), k),
         tmp_path,
-        technique="symss-infer",
+        technique="behaviour-edits",
         students=["stu1"],
     )
     assert [s.id for s in scenarios] == ["loop-stu1-loopa", "loop-stu1-loopb"]
@@ -34,7 +44,7 @@ def test_gallery_has_pictures_codes_and_scenarios(sample_families: list[TaskFami
     assert 'src="loop-stu1-loopa/synth3.svg"' in html and "4-point" in html
     assert (tmp_path / "loop-stu1-loopa" / "reference.svg").stat().st_size > 500
     rows = [json.loads(line) for line in (tmp_path / "scenarios.jsonl").read_text().splitlines()]
-    assert rows[0]["technique"] == "symss-infer"
+    assert rows[0]["technique"] == "behaviour-edits"
     summary = proxy_summary(scenarios)
     assert 0.0 <= summary["proxy_top1"] <= 1.0 and summary["empty"] == 0
 
@@ -49,7 +59,7 @@ def test_proxy_prefers_the_students_own_misconception(sample_families: list[Task
 
 def test_ratings_are_scored_and_validated(tmp_path: Path) -> None:
     ratings = [
-        Rating(scenario="walk-stu1-walka", rank=r, rater=who, score=s, technique="symss")
+        Rating(scenario="walk-stu1-walka", rank=r, rater=who, score=s, technique="behaviour-edits")
         for r, who, s in [(1, "a", 4), (2, "a", 2), (1, "b", 3)]
     ]
     scores = score_ratings(ratings)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from debugtutor.llm import ScriptedModel
 from debugtutor.maze import compact, parse_compact
-from debugtutor.studentsyn import TaskFamily, build_instances
+from debugtutor.studentsyn import TaskFamily, brief_of, build_instances, present, sheets_of
 from debugtutor.studentsyn.llmss import LLMSS, grid_text, parse_answer
 
 
@@ -24,10 +24,11 @@ def test_llmss_synthesizes_and_chooses_with_a_scripted_model(sample_families: li
     answer = instance.options[instance.label]
     model = ScriptedModel([f"```\n{compact(answer)}\n```", "no code here"])
     technique = LLMSS(model)
-    technique.prepare(walk)
-    assert instance.is_correct(technique.predict(instance)["default"])
+    technique.prepare(brief_of(walk))
+    shown = present(instance, sheets_of(walk))
+    assert instance.is_correct(shown.positions[technique.predict(shown.question)["default"]])
     prompt = model.history[0].messages[-1].content
     assert grid_text(walk.tasks["walk"]) in prompt and grid_text(walk.tasks[instance.target_task]) in prompt
     # An answer without code falls back to EditD instead of failing.
-    assert 0 <= technique.predict(instance)["default"] < len(instance.options)
+    assert technique.predict(shown.question)["default"] in shown.positions
     assert parse_compact(compact(answer)) == answer

@@ -9,7 +9,16 @@ import pytest
 
 from debugtutor.errors import MissingExtraError
 from debugtutor.maze import RepeatUntilGoal, execute, program_from_json, program_to_json
-from debugtutor.studentsyn import EditD, TaskFamily, build_instances, evaluate_in_process, task_context
+from debugtutor.studentsyn import (
+    EditD,
+    TaskFamily,
+    brief_of,
+    build_instances,
+    evaluate_in_process,
+    present,
+    sheets_of,
+    task_context,
+)
 from debugtutor.studentsyn.neurss import (
     NeurSS,
     NeurSSConfig,
@@ -17,7 +26,7 @@ from debugtutor.studentsyn.neurss import (
     build_training_data,
     synthetic_tasks,
 )
-from debugtutor.studentsyn.rules import has_control
+from debugtutor.studentsyn.rules import TaskContext, behaviour_model, has_control
 
 TINY = NeurSSConfig(synthetic_tasks=8, groups=240, steps=70)
 
@@ -26,7 +35,7 @@ def family(families: list[TaskFamily], reference: str) -> TaskFamily:
     return next(f for f in families if f.reference == reference)
 
 
-def reference_context(fam: TaskFamily):  # type: ignore[no-untyped-def]
+def reference_context(fam: TaskFamily) -> TaskContext:
     return task_context(fam.tasks[fam.reference], fam.solutions[fam.reference])
 
 
@@ -47,43 +56,51 @@ def test_synthetic_tasks_are_solved_and_of_the_reference_kind(
         assert all(isinstance(t.solution.body[-1], RepeatUntilGoal) for t in tasks)
 
 
-def test_a_synthetic_student_picks_by_quantile_and_slips_when_told() -> None:
-    from debugtutor.maze import parse_compact
-
-    candidates = [(parse_compact("M M"), 0.5), (parse_compact("M L"), 0.3), (parse_compact("R"), 0.2)]
-    assert SyntheticStudent(1, 0.1, 0.0, seed=1).attempt(candidates, "t") == parse_compact("M M")
-    assert SyntheticStudent(1, 0.7, 0.0, seed=1).attempt(candidates, "t") == parse_compact("M L")
-    assert SyntheticStudent(1, 0.95, 0.0, seed=1).attempt(candidates, "t") == parse_compact("R")
-    slipped = {SyntheticStudent(1, 0.1, 1.0, seed=s).attempt(candidates, "t") for s in range(20)}
-    assert len(slipped) > 1
+def test_a_synthetic_student_draws_from_its_behaviour_and_slips_when_told(sample_families: list[TaskFamily]) -> None:
+    walk = family(sample_families, "walk")
+    model = behaviour_model(reference_context(walk), "forgetting to include some turns needed in the solution")
+    steady = SyntheticStudent(5, 0.0, seed=1)
+    assert steady.attempt(model, "t") == steady.attempt(model, "t")
+    drawn = {SyntheticStudent(5, 0.0, seed=s).attempt(model, "t") for s in range(20)}
+    assert len(drawn) > 1 and all(model.log_likelihood(p) > float("-inf") for p in drawn)
+    slipped = {SyntheticStudent(5, 1.0, seed=s).attempt(model, "t") for s in range(20)}
+    assert slipped - drawn
 
 
 def test_training_groups_never_use_the_target_tasks(sample_families: list[TaskFamily]) -> None:
     loop = family(sample_families, "loop")
-    data = build_training_data(loop, NeurSSConfig(synthetic_tasks=6, groups=40))
+    data = build_training_data(brief_of(loop), NeurSSConfig(synthetic_tasks=6, groups=40))
     assert len(data.options) == 40 and all(len(options) == 10 for options in data.options)
     assert all(0 <= label < 10 for label in data.label)
-    tasks = {task for task, _ in data.table.index}
-    assert loop.reference in tasks
-    assert not tasks & set(loop.targets)
+    grids = {ctx.task.grid for ctx, _ in data.table.index}
+    assert loop.tasks[loop.reference].grid in grids
+    assert not grids & {loop.tasks[t].grid for t in loop.targets}
     # Every group's label points at an option and the options are indices into the item table.
     assert max(max(options) for options in data.options) < len(data.table.tokens)
 
 
 def test_the_cache_key_follows_the_config_and_the_family(sample_families: list[TaskFamily]) -> None:
-    walk, loop = family(sample_families, "walk"), family(sample_families, "loop")
+    walk, loop = brief_of(family(sample_families, "walk")), brief_of(family(sample_families, "loop"))
     assert TINY.key(walk) == NeurSSConfig(synthetic_tasks=8, groups=240, steps=70).key(walk)
     assert TINY.key(walk) != TINY.key(loop)
     assert TINY.key(walk) != NeurSSConfig(synthetic_tasks=8, groups=240, steps=71).key(walk)
+    assert TINY.key(walk) != TINY.key(brief_of(family(sample_families, "walk"), "walka"))
 
 
 def test_the_cache_key_follows_the_rules(sample_families: list[TaskFamily], monkeypatch: pytest.MonkeyPatch) -> None:
     from debugtutor.maze import parse_compact
     from debugtutor.studentsyn import neurss
 
-    walk = family(sample_families, "walk")
+    walk = brief_of(family(sample_families, "walk"))
     before = TINY.key(walk)
-    monkeypatch.setattr(neurss, "_rule_candidates", lambda ctx, description: [(parse_compact("M"), 1.0)])
+    original = neurss.behaviour_model
+
+    def changed(ctx, description):  # type: ignore[no-untyped-def]
+        model = original(ctx, description)
+        model.bases = [(parse_compact("M"), 1.0)]
+        return model
+
+    monkeypatch.setattr(neurss, "behaviour_model", changed)
     assert TINY.key(walk) != before
 
 
@@ -115,7 +132,7 @@ def test_tiny_training_learns_caches_and_beats_editd(sample_families: list[TaskF
     assert repeated.references == accuracy.references
 
     loop = family(sample_families, "loop")
-    instance = build_instances(loop, samples=1)[0]
-    codes = again.synthesize_for("loop", instance.code_a, instance.target_task, top_k=3)
+    question = present(build_instances(loop, samples=1)[0], sheets_of(loop)).question
+    codes = again.synthesize(question, top_k=3)
     assert len(codes) == 3 and len(set(codes)) == 3
     assert all(program_from_json(program_to_json(code)) == code for code in codes)

@@ -61,10 +61,10 @@ def _maze(result: dict[str, Any]) -> str:
 
 
 def _studentsyn(result: dict[str, Any]) -> str:
-    scores = result.get("techniques", {}).get("symss-infer", {})
+    scores = result.get("techniques", {}).get("behaviour-edits", {})
     parts = [f"{family} {facts.get('mean', 0):.1f}%" for family, facts in sorted(scores.items())]
     runs = result.get("runs", {})
-    report = f"  [{runs['symss-infer']}/report.html]" if runs.get("symss-infer") else ""
+    report = f"  [{runs['behaviour-edits']}/report.html]" if runs.get("behaviour-edits") else ""
     return "discriminative accuracy (pick 1 of 10), type inferred: " + ", ".join(parts) + report
 
 
@@ -101,8 +101,8 @@ def demo_steps(runs_dir: Path, work: Path) -> list[DemoStep]:
         steps.append(DemoStep(f"Maze solver on {task.stem}", ["maze", "solve", str(task)], _maze))
     steps.append(
         DemoStep(
-            "StudentSyn: synthesize students' attempts (SymSS, type inferred) on the built-in maze families",
-            ["studentsyn", "eval", "--technique", "symss-infer", "--rounds", "2", "--runs-dir", str(runs_dir)],
+            "StudentSyn: synthesize students' attempts (behaviour edits, type inferred) on the built-in maze families",
+            ["studentsyn", "eval", "--technique", "behaviour-edits", "--rounds", "2", "--runs-dir", str(runs_dir)],
             _studentsyn,
         )
     )

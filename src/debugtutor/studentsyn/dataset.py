@@ -2,18 +2,22 @@
 
 A family folder (``hoc4/``, ``hoc18/`` ...) holds ``task/{T}_task.txt`` grids, ``solution/{T}_code_solution.json``,
 optionally ``solution_basic_actions/``, ``stu/{T}_code_stu{k}.json`` attempts, ``rand/{T}_rand{i}.json`` random codes
-and the three TSV indexes. Nothing here assumes how many target tasks, students or random codes there are: all of it
-is derived from the files, so the same loader reads the shared copy, the held-back copy and the built-in sample.
+and the three TSV indexes. The original SymSS also reads hand-written "distractor" programs per task (a list of ASTs in
+``{T}_code_distractors.json``); they are looked for beside the family folder, in ``symss_{family}_distractor_paths/``
+(the layout of ``debugtutor data fetch``), or in the original repository's ``symSS/{family}/distractor_paths/``.
+Nothing here assumes how many target tasks, students or random codes there are: all of it is derived from the files,
+so the same loader reads the shared copy, the held-back copy and the built-in sample.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from debugtutor.errors import DataError, InputError
-from debugtutor.maze import MazeTask, Program, read_program, read_task
+from debugtutor.errors import DataError, InputError, read_text
+from debugtutor.maze import MazeTask, Program, program_from_json, read_program, read_task
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,7 @@ class TaskFamily:
     behaviours: dict[int, Behaviour]
     students: list[StudentAttempt]
     random_codes: list[RandomCode]
+    distractors: dict[str, tuple[Program, ...]] = field(default_factory=dict)
     _by_task_type: dict[tuple[str, int], list[StudentAttempt]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -170,7 +175,38 @@ def load_family(root: Path, reference: str | None = None) -> TaskFamily:
         task, rand_id = row["task"].strip(), int(row["rand_id"])
         path = root / "rand" / f"{task}_rand{rand_id}.json"
         random_codes.append(RandomCode(rand_id, task, row["notes"].strip(), read_program(path)))
-    return TaskFamily(reference, root, tasks, solutions, basic_solutions, behaviours, students, random_codes)
+    distractors = _distractors(root, tasks)
+    return TaskFamily(
+        reference, root, tasks, solutions, basic_solutions, behaviours, students, random_codes, distractors
+    )
+
+
+def distractor_folders(root: Path) -> list[Path]:
+    """Where a family's SymSS distractor files may be, in the order they are looked for."""
+    return [
+        root.parent / f"symss_{root.name}_distractor_paths",
+        root.parent.parent / "symSS" / root.name / "distractor_paths",
+    ]
+
+
+def read_distractors(path: Path) -> tuple[Program, ...]:
+    """The programs of one ``{T}_code_distractors.json`` file (a JSON list of ASTs, or a single AST)."""
+    try:
+        tree = json.loads(read_text(path))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not JSON: {exc.msg}", path=str(path), line=exc.lineno) from None
+    trees = tree if isinstance(tree, list) else [tree]
+    if not trees or not all(isinstance(item, dict) for item in trees):
+        raise InputError("expected a list of program ASTs", path=str(path))
+    return tuple(program_from_json(item, source=str(path)) for item in trees)
+
+
+def _distractors(root: Path, tasks: dict[str, MazeTask]) -> dict[str, tuple[Program, ...]]:
+    folder = next((f for f in distractor_folders(root) if f.is_dir()), None)
+    if folder is None:
+        return {}
+    found = {name: folder / f"{name}_code_distractors.json" for name in tasks}
+    return {name: read_distractors(path) for name, path in found.items() if path.is_file()}
 
 
 def load_benchmark(data_dir: Path, references: list[str] | None = None) -> list[TaskFamily]:

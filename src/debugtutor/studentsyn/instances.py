@@ -5,16 +5,26 @@ picked on the reference task, and the 10 options on the target task are that stu
 attempt by a student of each other type, the target's solution and random edits of it. With the published data
 (3 targets x 6 types) a sample has 18 instances, so the default 20 samples give the paper's 360 per reference task;
 with fewer targets (the shared copy has 2) it is 20 x 12 = 240. Everything is derived from the loaded family.
+
+Every student has an attempt on every task of the family, so the roles can also be swapped: ``observed=`` draws the
+observed student on another task of the family (a target task of the paper) and asks about the others, including the
+paper's reference task. That is how a technique is scored with the student observed on a task its rules were not
+built around.
+
+An instance is the scorer's record (it holds the label); :func:`present` turns it into the
+:class:`~debugtutor.studentsyn.questions.Question` a technique sees.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from debugtutor.maze import Program, program_from_json, program_to_json
 from debugtutor.studentsyn.dataset import TaskFamily
+from debugtutor.studentsyn.questions import Option, Presented, Question, TaskSheet, opaque_ids
 
 DEFAULT_SAMPLES = 20
 DEFAULT_RANDOM_OPTIONS = 3
@@ -90,6 +100,39 @@ def _random_options(family: TaskFamily, target: str, count: int, rng: random.Ran
     return chosen
 
 
+OptionSlot = list[tuple[float, tuple[Program, ...]]]
+
+
+def option_slots(family: TaskFamily, target: str, behaviour: int) -> list[OptionSlot]:
+    """How :func:`build_instances` fills the options besides the answer, as independent slots: each slot is a list of
+    (probability, programs drawn together). Used to compute exact expected accuracies."""
+    slots: list[OptionSlot] = []
+    for other in family.behaviour_ids:
+        if other != behaviour:
+            others = family.attempts(target, other)
+            if others:
+                slots.append([(1 / len(others), (a.program,)) for a in others])
+    slots.append([(1.0, (family.solutions[target],))])
+    pool = family.random_pool(target)
+    notes = list(pool)
+    if not pool:
+        return slots
+    if len(notes) == DEFAULT_RANDOM_OPTIONS:
+        slots.extend([(1 / len(pool[note]), (c.program,)) for c in pool[note]] for note in notes)
+        return slots
+    first = pool[notes[0]]
+    slots.append([(1 / len(first), (c.program,)) for c in first])
+    rest = [c.program for note in notes[1:] for c in pool[note]]
+    if rest:
+        groups = list(itertools.combinations(rest, min(DEFAULT_RANDOM_OPTIONS - 1, len(rest))))
+        slots.append([(1 / len(groups), group) for group in groups])
+    else:  # one pool only: the draws are distinct codes of that pool
+        slots.pop()
+        groups = list(itertools.combinations([c.program for c in first], min(DEFAULT_RANDOM_OPTIONS, len(first))))
+        slots.append([(1 / len(groups), group) for group in groups])
+    return slots
+
+
 def build_instances(
     family: TaskFamily,
     *,
@@ -97,23 +140,37 @@ def build_instances(
     seed: int = 0,
     round_index: int = 0,
     random_options: int = DEFAULT_RANDOM_OPTIONS,
+    observed: str | None = None,
+    targets: list[str] | None = None,
 ) -> list[DiscriminativeInstance]:
-    """``samples`` x (targets x types) instances for one round; the same (seed, round) always gives the same draw."""
-    rng = random.Random(f"studentsyn:{family.reference}:{seed}:{round_index}")
+    """``samples`` x (targets x types) instances for one round; the same (seed, round) always gives the same draw.
+
+    ``observed`` is the task the student is observed on (default: the family's reference task) and ``targets`` the
+    tasks asked about (default: every other task of the family, in name order).
+    """
+    reference = observed or family.reference
+    if reference not in family.tasks:
+        raise ValueError(f"unknown task '{reference}' in family '{family.reference}'")
+    asked = targets if targets is not None else sorted(t for t in family.tasks if t != reference)
+    if reference in asked:
+        raise ValueError(f"task '{reference}' cannot be both observed and asked about")
+    # The paper's direction keeps the seed string it always had, so its draws are comparable across versions.
+    direction = family.reference if reference == family.reference else f"{family.reference}:{reference}"
+    rng = random.Random(f"studentsyn:{direction}:{seed}:{round_index}")
     instances: list[DiscriminativeInstance] = []
     types = family.behaviour_ids
     for sample in range(samples):
-        for target in family.targets:
+        for target in asked:
             for behaviour in types:
                 # Only students seen on both tasks can be observed on one and asked about on the other.
-                observed = [
+                candidates = [
                     attempt
-                    for attempt in family.attempts(family.reference, behaviour)
+                    for attempt in family.attempts(reference, behaviour)
                     if family.attempt_of(attempt.student, target) is not None
                 ]
-                if not observed:
+                if not candidates:
                     continue
-                student = rng.choice(observed)
+                student = rng.choice(candidates)
                 answer = family.attempt_of(student.student, target)
                 assert answer is not None  # filtered above
                 options: list[tuple[str, Program]] = [(f"{student.student}:answer", answer.program)]
@@ -131,8 +188,8 @@ def build_instances(
                 shuffled = [options[i] for i in order]
                 instances.append(
                     DiscriminativeInstance(
-                        id=f"{family.reference}-r{round_index}-s{sample}-{target}-mis{behaviour}",
-                        reference_task=family.reference,
+                        id=f"{reference}-r{round_index}-s{sample}-{target}-mis{behaviour}",
+                        reference_task=reference,
                         target_task=target,
                         behaviour=behaviour,
                         student=student.student,
@@ -143,3 +200,30 @@ def build_instances(
                     )
                 )
     return instances
+
+
+def present(
+    instance: DiscriminativeInstance,
+    sheets: dict[str, TaskSheet],
+    *,
+    seed: int | str = 0,
+    reveal_type: bool = False,
+) -> Presented:
+    """The question a technique sees for ``instance``: options under fresh opaque ids, in a fresh shuffled order.
+
+    The ids and the order are drawn from ``seed`` and the instance id (on the scorer's side); the behaviour type goes
+    into ``revealed_type`` only when ``reveal_type`` is set (for a technique that declares ``reads_true_type``).
+    """
+    rng = random.Random(f"present:{seed}:{instance.id}")
+    order = list(range(len(instance.options)))
+    rng.shuffle(order)
+    ids = opaque_ids(len(order), rng)
+    options = tuple(Option(ids[k], instance.options[position]) for k, position in enumerate(order))
+    question = Question(
+        reference=sheets[instance.reference_task],
+        code_a=instance.code_a,
+        target=sheets[instance.target_task],
+        options=options,
+        revealed_type=instance.behaviour if reveal_type else None,
+    )
+    return Presented(question, {ids[k]: position for k, position in enumerate(order)})

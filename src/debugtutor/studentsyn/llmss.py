@@ -14,9 +14,8 @@ import re
 from debugtutor.llm import ChatMessage, GenerationSettings, ModelBackend, get_model
 from debugtutor.llm.base import run_sync
 from debugtutor.maze import MazeTask, Program, ProgramSyntaxError, format_program, parse_compact, parse_program
-from debugtutor.studentsyn.dataset import TaskFamily
 from debugtutor.studentsyn.distances import token_edit_distance
-from debugtutor.studentsyn.instances import DiscriminativeInstance
+from debugtutor.studentsyn.questions import FamilyBrief, Question, choose
 from debugtutor.studentsyn.techniques import DEFAULT_SETTING, EditD
 
 SYSTEM_PROMPT = (
@@ -66,36 +65,35 @@ class LLMSS:
 
     name = "llmss"
     settings: tuple[str, ...] = (DEFAULT_SETTING,)
+    reads_true_type = False
 
     def __init__(self, model: str | ModelBackend, *, settings: GenerationSettings | None = None) -> None:
         self.model = get_model(model) if isinstance(model, str) else model
         self.generation = settings or GenerationSettings(temperature=0.0, max_tokens=400)
-        self._families: dict[str, TaskFamily] = {}
         self._fallback = EditD()
 
-    def prepare(self, family: TaskFamily) -> None:
-        self._families[family.reference] = family
+    def prepare(self, brief: FamilyBrief) -> None:
+        """Nothing to learn: the prompt holds everything."""
 
-    def messages(self, reference: str, code_a: Program, target_task: str) -> list[ChatMessage]:
-        family = self._families[reference]
-        prompt = build_prompt(family.tasks[reference], code_a, family.tasks[target_task])
+    def messages(self, question: Question) -> list[ChatMessage]:
+        prompt = build_prompt(question.reference.task, question.code_a, question.target.task)
         return [ChatMessage(role="system", content=SYSTEM_PROMPT), ChatMessage(role="user", content=prompt)]
 
-    async def asynthesize(self, reference: str, code_a: Program, target_task: str, top_k: int = 3) -> list[Program]:
+    async def asynthesize(self, question: Question, top_k: int = 3) -> list[Program]:
         settings = self.generation.model_copy(update={"n": top_k}) if top_k > 1 else self.generation
-        response = await self.model.generate(self.messages(reference, code_a, target_task), settings)
+        response = await self.model.generate(self.messages(question), settings)
         programs = [p for p in (parse_answer(text) for text in response.texts) if p is not None]
         return list(dict.fromkeys(programs))[:top_k]
 
-    def synthesize_for(self, reference: str, code_a: Program, target_task: str, top_k: int = 3) -> list[Program]:
-        return run_sync(lambda: self.asynthesize(reference, code_a, target_task, top_k))
+    def synthesize(self, question: Question, top_k: int = 3) -> list[Program]:
+        return run_sync(lambda: self.asynthesize(question, top_k))
 
-    async def apredict(self, instance: DiscriminativeInstance) -> dict[str, int]:
-        programs = await self.asynthesize(instance.reference_task, instance.code_a, instance.target_task, 1)
+    async def apredict(self, question: Question) -> dict[str, str]:
+        programs = await self.asynthesize(question, 1)
         if not programs:
-            return self._fallback.predict(instance)
-        distances = [token_edit_distance(programs[0], option) for option in instance.options]
-        return {DEFAULT_SETTING: min(range(len(distances)), key=lambda i: (distances[i], i))}
+            return self._fallback.predict(question)
+        distances = [float(token_edit_distance(programs[0], option.program)) for option in question.options]
+        return {DEFAULT_SETTING: choose(question, distances, lowest=True)}
 
-    def predict(self, instance: DiscriminativeInstance) -> dict[str, int]:
-        return run_sync(lambda: self.apredict(instance))
+    def predict(self, question: Question) -> dict[str, str]:
+        return run_sync(lambda: self.apredict(question))

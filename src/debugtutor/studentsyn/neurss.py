@@ -7,8 +7,8 @@ public. This one is trained only on data we generate, per task family:
   corridor that a one-IfElse RepeatUntil loop follows, with dead-end side branches, for a loop family), each with a
   verified solution, plus the family's *reference* task itself. The benchmark's target tasks are never used.
 - **students**: synthetic students. Each has one of the family's behaviour types (the descriptions in
-  ``behaviours.tsv``, turned into candidate attempts by the SymSS rules of :mod:`debugtutor.studentsyn.rules`), a
-  fixed preference among a rule's variants (a quantile of its weight distribution) and a chance of one random slip.
+  ``behaviours.tsv``, turned into a probability model of attempts by the behaviour edit families of
+  :mod:`debugtutor.studentsyn.rules`), draws its attempts from that model, and has a chance of one random slip.
   The same student writes an attempt on task A and on task B. No benchmark student code is read.
 - **groups**: like the benchmark's instances, 10 options on task B: the same student's attempt, one attempt of a
   student of each other type, the solution, and random edits of the solution.
@@ -19,10 +19,11 @@ moves / turns / blocks relative to the solution, left/right mismatches). The stu
 attempt differs from task A's solution in that space, a candidate by how it differs from task B's solution, and an
 MLP scores the pair; training is a softmax over each group's 10 options (seeded, full CPU, about 10-20 s per family).
 
-Discriminative use scores the options. Generative use ranks proposals: every behaviour rule's candidates on the target
-(and the solution), all valid ASTs by construction. Trained weights are cached under the user cache folder (or
-``$DEBUGTUTOR_CACHE_DIR``) in ``neurss/<hash>.pt``, the hash taken over the training configuration and the family's
-reference task, so an evaluation trains once. Needs torch (the ``hf`` extra).
+Discriminative use scores the options. Generative use ranks proposals: every behaviour's most likely attempts on the
+target (and the solution), all valid ASTs by construction. Trained weights are cached under the user cache folder (or
+``$DEBUGTUTOR_CACHE_DIR``) in ``neurss/<hash>.pt``, the hash taken over the training configuration, the reference
+task's content (not its name) and the behaviour models, so an evaluation trains once per seed and reference task.
+Needs torch (the ``hf`` extra).
 """
 
 from __future__ import annotations
@@ -55,27 +56,26 @@ from debugtutor.maze import (
     program_size,
     solve,
 )
-from debugtutor.studentsyn.dataset import TaskFamily
 from debugtutor.studentsyn.distances import token_edit_distance, tokens_of
 from debugtutor.studentsyn.embedding import generate_codes
-from debugtutor.studentsyn.instances import DiscriminativeInstance
+from debugtutor.studentsyn.questions import FamilyBrief, Question, TaskSheet, choose
 from debugtutor.studentsyn.rules import (
     LEFT,
     MOVE,
     RIGHT,
-    Candidates,
+    BehaviourModel,
     TaskContext,
+    behaviour_model,
     count_sites,
     has_control,
     is_turn,
     loop_templates,
     mirror_sites,
-    rule_for,
     side_mismatch,
     task_context,
 )
 
-MODEL_VERSION = "neurss-3"
+MODEL_VERSION = "neurss-4"
 MAX_TOKENS = 64
 VOCABULARY = 12  # EditD tokens are 1..9; 0 pads
 OPTIONS_PER_GROUP = 10
@@ -95,24 +95,36 @@ class NeurSSConfig:
     hidden: int = 32
     slip: float = 0.25
 
-    def key(self, family: TaskFamily) -> str:
-        """The cache name of the weights trained with this configuration for ``family``."""
-        reference = family.tasks[family.reference]
-        context = task_context(reference, family.solutions[family.reference])
+    def key(self, brief: FamilyBrief) -> str:
+        """The cache name of the weights trained with this configuration for a family observed on its reference."""
+        reference = brief.reference
+        context = reference_context(reference)
+        grid = reference.task
         payload = {
             "version": MODEL_VERSION,
             "config": asdict(self),
-            "reference": family.reference,
-            "grid": reference.to_text(),
-            "solution": compact(family.solutions[family.reference]),
-            "behaviours": {b.key: b.description for b in family.behaviours.values()},
-            # The students are written by the SymSS rules: weights trained under other rules must not be reused.
-            "rules": {
-                b.key: [[compact(p), round(w, 6)] for p, w in _rule_candidates(context, b.description)]
-                for b in family.behaviours.values()
-            },
+            # The task's content, not its name: a renamed task is the same task.
+            "grid": list(grid.grid),
+            "start": [*grid.start, grid.heading.value],
+            "goal": list(grid.goal),
+            "solution": compact(reference.solution),
+            "behaviours": {b.key: b.description for b in brief.behaviours},
+            # The students come from the behaviour models: weights trained under other rules must not be reused.
+            "rules": {b.key: _model_fingerprint(behaviour_model(context, b.description)) for b in brief.behaviours},
         }
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def _model_fingerprint(model: BehaviourModel) -> list[object]:
+    return [
+        model.family.name,
+        asdict(model.family.profile),
+        [[compact(p), round(w, 6)] for p, w in model.bases],
+    ]
+
+
+def reference_context(sheet: TaskSheet) -> TaskContext:
+    return task_context(sheet.task, sheet.solution, sheet.basic_solution)
 
 
 def default_cache_dir() -> Path:
@@ -223,22 +235,16 @@ def synthetic_tasks(reference: TaskContext, count: int, seed: int) -> list[TaskC
 
 @dataclass(frozen=True)
 class SyntheticStudent:
-    """A behaviour type, a preference among the rule's variants (a quantile) and how often they slip."""
+    """A behaviour type and how often the student slips (one extra random block edit)."""
 
     behaviour: int
-    quantile: float
     slip: float
     seed: int
 
-    def attempt(self, candidates: Candidates, task_name: str) -> Program:
-        total = 0.0
-        chosen = candidates[-1][0]
-        for program, weight in candidates:
-            total += weight
-            if total >= self.quantile:
-                chosen = program
-                break
-        rng = random.Random(f"slip:{self.seed}:{task_name}")
+    def attempt(self, model: BehaviourModel, task_key: str) -> Program:
+        """This student's attempt on a task (drawn from the behaviour's model, seeded by student and task)."""
+        rng = random.Random(f"student:{self.seed}:{task_key}")
+        chosen = model.sample(rng)
         if rng.random() < self.slip:
             chosen = generate_codes([chosen], 1, seed=rng.randrange(10**9), max_edits=1)[0]
         return chosen
@@ -248,12 +254,12 @@ class SyntheticStudent:
 class _Table:
     """The unique (task, code) items seen so far, as padded token rows and feature rows."""
 
-    index: dict[tuple[str, Program], int] = field(default_factory=dict)
+    index: dict[tuple[TaskContext, Program], int] = field(default_factory=dict)
     tokens: list[list[int]] = field(default_factory=list)
     features: list[list[float]] = field(default_factory=list)
 
     def add(self, ctx: TaskContext, code: Program) -> int:
-        key = (ctx.task.name, code)
+        key = (ctx, code)
         found = self.index.get(key)
         if found is not None:
             return found
@@ -382,44 +388,35 @@ class TrainingData:
     label: list[int]
 
 
-def _rule_candidates(ctx: TaskContext, description: str) -> Candidates:
-    return rule_for(description)[1](ctx)
-
-
-def build_training_data(family: TaskFamily, config: NeurSSConfig) -> TrainingData:
-    """Synthetic groups for ``family``: its behaviour descriptions, its reference task and random tasks of its kind."""
-    reference = task_context(
-        family.tasks[family.reference],
-        family.solutions[family.reference],
-        family.basic_solutions.get(family.reference),
-    )
+def build_training_data(brief: FamilyBrief, config: NeurSSConfig) -> TrainingData:
+    """Synthetic groups for a family: its behaviour descriptions, its reference task and random tasks of its kind."""
+    reference = reference_context(brief.reference)
     tasks = synthetic_tasks(reference, config.synthetic_tasks, config.seed)
     if len(tasks) < 2:
-        raise InputError(f"could not generate synthetic tasks like '{family.reference}'", field="reference")
-    behaviours = family.behaviour_ids
-    descriptions = {b: family.behaviours[b].description for b in behaviours}
-    candidates: dict[tuple[str, int], Candidates] = {}
-    for ctx in [reference, *tasks]:
-        for b in behaviours:
-            candidates[(ctx.task.name, b)] = _rule_candidates(ctx, descriptions[b])
+        raise InputError(f"could not generate synthetic tasks like '{brief.reference.name}'", field="reference")
+    behaviours = brief.behaviour_ids
+    descriptions = {b.type_id: b.description for b in brief.behaviours}
+    contexts = [reference, *tasks]
+    models = {(i, b): behaviour_model(ctx, descriptions[b]) for i, ctx in enumerate(contexts) for b in behaviours}
     rng = random.Random(f"neurss-groups:{config.seed}")
     table = _Table()
     data = TrainingData(table, [], [], [], [], [])
 
     def student(behaviour: int) -> SyntheticStudent:
-        return SyntheticStudent(behaviour, rng.random(), config.slip, rng.randrange(10**9))
+        return SyntheticStudent(behaviour, config.slip, rng.randrange(10**9))
 
     for _ in range(config.groups):
         # Half the time task A is the real reference task: that is where NeurSS will meet its students.
-        task_a = reference if rng.random() < 0.5 else rng.choice(tasks)
-        task_b = rng.choice([t for t in tasks if t is not task_a])
+        a = 0 if rng.random() < 0.5 else rng.randrange(1, len(contexts))
+        b = rng.choice([i for i in range(1, len(contexts)) if i != a])
+        task_a, task_b = contexts[a], contexts[b]
         behaviour = rng.choice(behaviours)
         observed = student(behaviour)
-        code_a = observed.attempt(candidates[(task_a.task.name, behaviour)], task_a.task.name)
-        options = [observed.attempt(candidates[(task_b.task.name, behaviour)], task_b.task.name)]
+        code_a = observed.attempt(models[(a, behaviour)], str(a))
+        options = [observed.attempt(models[(b, behaviour)], str(b))]
         for other in behaviours:
             if other != behaviour:
-                options.append(student(other).attempt(candidates[(task_b.task.name, other)], task_b.task.name))
+                options.append(student(other).attempt(models[(b, other)], str(b)))
         options.append(task_b.solution)
         for edits in (2, 5, 10):
             options.append(generate_codes([task_b.solution], 1, seed=rng.randrange(10**9), max_edits=edits)[0])
@@ -596,14 +593,14 @@ class NeurSSModel:
         self.net.eval()
 
 
-def trained_model(family: TaskFamily, config: NeurSSConfig, cache_dir: Path | None = None) -> tuple[NeurSSModel, bool]:
-    """(the model for ``family``, whether it came from the cache); trains and caches it when missing."""
-    path = (cache_dir or default_cache_dir()) / f"{config.key(family)}.pt"
+def trained_model(brief: FamilyBrief, config: NeurSSConfig, cache_dir: Path | None = None) -> tuple[NeurSSModel, bool]:
+    """(the model for a family observed on ``brief.reference``, whether it came from the cache); trains when missing."""
+    path = (cache_dir or default_cache_dir()) / f"{config.key(brief)}.pt"
     model = NeurSSModel(config)
     if path.is_file():
         model.load(path)
         return model, True
-    model.fit(build_training_data(family, config))
+    model.fit(build_training_data(brief, config))
     model.save(path)
     return model, False
 
@@ -616,62 +613,63 @@ class NeurSS:
 
     name = "neurss"
     settings: tuple[str, ...] = ("default",)
+    reads_true_type = False
 
     def __init__(self, config: NeurSSConfig | None = None, cache_dir: Path | None = None) -> None:
         require("torch", feature="NeurSS", extra="hf")
         self.config = config or NeurSSConfig()
         self.cache_dir = cache_dir
-        self._families: dict[str, TaskFamily] = {}
-        self._models: dict[str, NeurSSModel] = {}
-        self._contexts: dict[tuple[str, str], TaskContext] = {}
-        self._proposals: dict[tuple[str, str], list[Program]] = {}
+        self._models: dict[TaskSheet, NeurSSModel] = {}
+        self._descriptions: dict[TaskSheet, dict[int, str]] = {}
+        self._contexts: dict[TaskSheet, TaskContext] = {}
+        self._proposals: dict[TaskSheet, list[Program]] = {}
         self.from_cache: dict[str, bool] = {}
 
-    def prepare(self, family: TaskFamily) -> None:
-        if family.reference in self._models:
+    def prepare(self, brief: FamilyBrief) -> None:
+        descriptions = {b.type_id: b.description for b in brief.behaviours}
+        for sheet in brief.tasks:
+            self._descriptions[sheet] = descriptions
+        if brief.reference in self._models:
             return
-        self._families[family.reference] = family
-        model, cached = trained_model(family, self.config, self.cache_dir)
-        self._models[family.reference] = model
-        self.from_cache[family.reference] = cached
+        model, cached = trained_model(brief, self.config, self.cache_dir)
+        self._models[brief.reference] = model
+        self.from_cache[brief.reference.name] = cached
 
-    def _context(self, reference: str, task: str) -> TaskContext:
-        key = (reference, task)
-        if key not in self._contexts:
-            family = self._families.get(reference)
-            if family is None:
-                raise InputError(f"NeurSS was not prepared for family '{reference}'")
-            if task not in family.tasks:
-                raise InputError(f"unknown task '{task}' in family '{reference}'", field="target_task")
-            self._contexts[key] = task_context(
-                family.tasks[task], family.solutions[task], family.basic_solutions.get(task)
-            )
-        return self._contexts[key]
+    def _context(self, sheet: TaskSheet) -> TaskContext:
+        if sheet not in self._contexts:
+            self._contexts[sheet] = reference_context(sheet)
+        return self._contexts[sheet]
 
-    def option_scores(self, reference: str, code_a: Program, target: str, options: Sequence[Program]) -> list[float]:
+    def option_scores(
+        self, reference: TaskSheet, code_a: Program, target: TaskSheet, options: Sequence[Program]
+    ) -> list[float]:
         model = self._models.get(reference)
         if model is None:
-            raise InputError(f"NeurSS was not prepared for family '{reference}'")
-        return model.score(self._context(reference, reference), code_a, self._context(reference, target), options)
+            raise InputError(f"NeurSS was not prepared for task '{reference.name}'")
+        return model.score(self._context(reference), code_a, self._context(target), options)
 
-    def predict(self, instance: DiscriminativeInstance) -> dict[str, int]:
-        scores = self.option_scores(instance.reference_task, instance.code_a, instance.target_task, instance.options)
-        return {"default": max(range(len(scores)), key=lambda i: (scores[i], -i))}
+    def predict(self, question: Question) -> dict[str, str]:
+        programs = [o.program for o in question.options]
+        return {
+            "default": choose(
+                question, self.option_scores(question.reference, question.code_a, question.target, programs)
+            )
+        }
 
-    def synthesize_for(self, reference: str, code_a: Program, target_task: str, top_k: int = 3) -> list[Program]:
-        """The top-k of every behaviour rule's candidates on the target (and its solution), by the scorer."""
-        family = self._families.get(reference)
-        if family is None:
-            raise InputError(f"NeurSS was not prepared for family '{reference}'")
-        key = (reference, target_task)
-        if key not in self._proposals:
-            ctx = self._context(reference, target_task)
+    def synthesize(self, question: Question, top_k: int = 3) -> list[Program]:
+        """The best of every behaviour's most likely attempts on the target (and its solution), by the scorer."""
+        target = question.target
+        descriptions = self._descriptions.get(target)
+        if descriptions is None:
+            raise InputError(f"NeurSS was not prepared for task '{target.name}'")
+        if target not in self._proposals:
+            ctx = self._context(target)
             proposals: dict[Program, None] = {ctx.solution: None}
-            for behaviour in family.behaviour_ids:
-                for program, _ in _rule_candidates(ctx, family.behaviours[behaviour].description)[:40]:
+            for behaviour in sorted(descriptions):
+                for program in behaviour_model(ctx, descriptions[behaviour]).top(40):
                     proposals[program] = None
-            self._proposals[key] = list(proposals)
-        ranked = self._proposals[key]
-        scores = self.option_scores(reference, code_a, target_task, ranked)
+            self._proposals[target] = list(proposals)
+        ranked = self._proposals[target]
+        scores = self.option_scores(question.reference, question.code_a, target, ranked)
         order = sorted(range(len(ranked)), key=lambda i: -scores[i])
         return [ranked[i] for i in order[:top_k]]

@@ -1,18 +1,28 @@
-"""SymSS rules: for each behaviour type, how a student of that type turns a task's solution into their own attempt.
+"""Behaviour edit families: what a student of each behaviour type does to a task's program, as a probability model.
 
-Every rule is written from the behaviour's description and reads only the target task (its grid and its solution),
-never a particular benchmark file, so it applies unchanged to target tasks it has not seen:
+This is this project's own rule-based student model (the technique ``behaviour-edits``), separate from the original
+SymSS (:mod:`debugtutor.studentsyn.symss_original`). A behaviour is defined by what it does to a program, never by one
+student's code, and reads only the target task (its grid, its solution, the solution unrolled into basic actions):
 
-- the solution's turns and path conditions can be mirrored (left/right confusion);
-- the basic-action path (the solution unrolled through the emulator's trace) can be cut short (partial solving),
-  its turns repeated, dropped or its move runs stretched;
-- wrong path segments are found by running small loop programs on the grid and keeping those that walk into cells
-  the solution never visits;
-- the IfElse can be collapsed into the same block on both branches, or dropped, and the RepeatUntil unwrapped.
+1. **Base programs**: the program the student starts from, made by a structural transformation of the task's
+   solution that applies to any program: the solution itself, the path in basic actions, other small corridor-
+   following loops on the grid (found by running them), loops that walk into a path segment the solution never
+   enters, the solution with every RepeatUntil unwrapped, with each IfElse replaced by its branches' blocks, with
+   both branches given the same blocks (the rest placed after the IfElse, after the loop, or left out), or the
+   path's shape (its turns, each straight run as one move) inside the loop.
+2. **An edit profile**: a stochastic transducer from a base program to the attempt. Every statement is kept, changed
+   (a turn mirrored, an action swapped, a condition mirrored or changed) or left out; before every statement and at
+   the end of every block any number of blocks may be inserted, where an extra turn is likelier beside a turn and an
+   extra move beside a move (so a run of repeated turns or stretched moves may be of any length, anywhere, also
+   inside a branch before or after its turn); the top level may stop early. Each behaviour sets the probabilities of
+   the edits that characterise it (mirroring for left/right confusion, stopping for partial solving, turn runs for
+   repetitive turns, move runs for extra moves, dropped turns for forgotten turns, many insertions for random
+   blocks) and keeps the rest at a low slip rate.
 
-A rule yields weighted candidate programs (its "synthesis"). :class:`BehaviourModel` turns them into a likelihood of
-any code with a noisy channel (each edit of the EditD token sequence costs ``edit_cost`` nats), which the
-discriminative techniques use; generation returns the candidates ranked by weight.
+:class:`BehaviourModel` scores any code by ``log sum_base w_base * P(best edit script | base)`` (a Viterbi alignment
+over statement lists, recursive through matching control structures), samples attempts (NeurSS's synthetic
+students) and ranks synthesized codes. A behaviour description is mapped to its family by keywords
+(:func:`rule_for`); one no family matches gets the slip profile on the solution.
 """
 
 from __future__ import annotations
@@ -20,8 +30,8 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from debugtutor.maze import (
@@ -38,14 +48,15 @@ from debugtutor.maze import (
     TurnLeft,
     TurnRight,
     execute,
+    program_size,
 )
-from debugtutor.studentsyn.distances import token_edit_distance
 
 Candidates = list[tuple[Program, float]]
 
 MOVE, LEFT, RIGHT = Move(), TurnLeft(), TurnRight()
 ACTIONS: tuple[Stmt, ...] = (MOVE, LEFT, RIGHT)
 _MIRROR_CONDITION = {Condition.PATH_LEFT: Condition.PATH_RIGHT, Condition.PATH_RIGHT: Condition.PATH_LEFT}
+NEG_INF = float("-inf")
 
 
 @dataclass(frozen=True)
@@ -60,8 +71,12 @@ class TaskContext:
 # ---------------------------------------------------------------------------------------------- AST helpers
 
 
-def is_turn(stmt: Stmt) -> bool:
+def is_turn(stmt: object) -> bool:
     return isinstance(stmt, (TurnLeft, TurnRight))
+
+
+def is_action(stmt: object) -> bool:
+    return isinstance(stmt, (Move, TurnLeft, TurnRight))
 
 
 def mirror_action(stmt: Stmt) -> Stmt:
@@ -73,7 +88,7 @@ def mirror_action(stmt: Stmt) -> Stmt:
 
 
 def has_control(program: Program) -> bool:
-    return any(not isinstance(stmt, (Move, TurnLeft, TurnRight)) for stmt in program.body)
+    return any(not is_action(stmt) for stmt in program.body)
 
 
 def _children(stmt: Stmt) -> tuple[tuple[Stmt, ...], ...]:
@@ -174,144 +189,11 @@ def visited_cells(task: MazeTask, program: Program) -> tuple[set[tuple[int, int]
     return cells, result.outcome, moves  # type: ignore[return-value]
 
 
-def _normalise(candidates: Iterable[tuple[Program, float]]) -> Candidates:
-    merged: dict[Program, float] = {}
-    for program, weight in candidates:
-        if program.body and weight > 0:
-            merged[program] = merged.get(program, 0.0) + weight
-    total = sum(merged.values()) or 1.0
-    return sorted(((p, w / total) for p, w in merged.items()), key=lambda item: -item[1])
+def task_context(task: MazeTask, solution: Program, basic: Program | None = None) -> TaskContext:
+    return TaskContext(task, solution, basic.body if basic is not None else unroll_to_basic(task, solution))
 
 
-def _runs(actions: Sequence[Stmt]) -> list[tuple[Stmt, int]]:
-    runs: list[tuple[Stmt, int]] = []
-    for action in actions:
-        if runs and runs[-1][0] == action and isinstance(action, Move):
-            runs[-1] = (action, runs[-1][1] + 1)
-        else:
-            runs.append((action, 1))
-    return runs
-
-
-def _cap(items: list[tuple[int, ...]], limit: int, seed: str) -> list[tuple[int, ...]]:
-    if len(items) <= limit:
-        return items
-    return random.Random(seed).sample(items, limit)
-
-
-# --------------------------------------------------------------------------------------------- the rules
-
-
-def lr_confusion(ctx: TaskContext) -> Candidates:
-    """Mirror some or all turns and left/right conditions; mirroring everything, or a branch that checks one side
-    and turns to the other, is the most likely."""
-    out: Candidates = []
-    bases = [(ctx.solution, 1.0), *[(p, 0.5) for p in equivalent_solutions(ctx)]]
-    # Checking the wrong side in a condition: the loop templates that keep the solution's prefix, mirrored in part.
-    templates = [p for p in same_prefix_loops(ctx) if p not in dict(bases)]
-    bases += [(p, 0.4) for p in templates]
-    for base, base_weight in bases:
-        turns, conditions = count_sites(base.body)
-        sites = [("t", i) for i in range(turns)] + [("c", i) for i in range(conditions)]
-        subsets = [s for r in range(1, len(sites) + 1) for s in itertools.combinations(range(len(sites)), r)]
-        for subset in _cap(subsets, 64, "lr"):
-            if base in templates and len(subset) == len(sites):
-                continue  # a fully mirrored template is a consistent program on a wrong path, not a confusion
-            chosen = [sites[i] for i in subset]
-            mirrored = mirror_sites(
-                base.body,
-                frozenset(i for kind, i in chosen if kind == "t"),
-                frozenset(i for kind, i in chosen if kind == "c"),
-            )
-            # The confusion is most visible where a branch checks one side and turns to the other: that mismatch is
-            # as telling as mirroring everything, whichever program the student started from.
-            telling = len(subset) == len(sites) or side_mismatch(mirrored)
-            weight = base_weight * (3.0 if telling else 1.0 / len(subsets) ** 0.5)
-            out.append((Program(mirrored), weight))
-    return _normalise(out)
-
-
-def partial_solution(ctx: TaskContext) -> Candidates:
-    """Stop part way: every proper prefix of the basic-action path (and of the solution's own statement list)."""
-    out: Candidates = []
-    n = len(ctx.basic)
-    for length in range(1, n):
-        out.append((Program(ctx.basic[:length]), 1.0 / max(n - 1, 1)))
-    body = ctx.solution.body
-    for length in range(1, len(body)):
-        out.append((Program(body[:length]), 0.5 / max(len(body) - 1, 1)))
-    return _normalise(out)
-
-
-def repetitive_turns(ctx: TaskContext) -> Candidates:
-    """Each turn becomes a run of turns (the intended one wrapped in back-and-forth turning)."""
-    patterns: list[Callable[[Stmt], tuple[Stmt, ...]]] = [
-        lambda t: (t, mirror_action(t), t),
-        lambda t: (mirror_action(t), t, mirror_action(t)),
-        lambda t: (t, mirror_action(t), t, mirror_action(t)),
-        lambda t: (mirror_action(t), mirror_action(t), t),
-    ]
-    turn_positions = [i for i, action in enumerate(ctx.basic) if is_turn(action)]
-    if not turn_positions:
-        return _normalise([(Program(ctx.basic), 1.0)])
-    combos = list(itertools.product(range(len(patterns)), repeat=len(turn_positions)))
-    out: Candidates = []
-    for combo in _cap(combos, 128, "rep"):
-        body: list[Stmt] = []
-        choice = dict(zip(turn_positions, combo))
-        for i, action in enumerate(ctx.basic):
-            body.extend(patterns[choice[i]](action) if i in choice else (action,))
-        out.append((Program(tuple(body)), 1.0))
-    return _normalise(out)
-
-
-def extra_moves(ctx: TaskContext) -> Candidates:
-    """Move runs are stretched by a few extra moves each (some runs may stay as they are)."""
-    runs = _runs(ctx.basic)
-    move_runs = [i for i, (action, _) in enumerate(runs) if isinstance(action, Move)]
-    extras = (0, 1, 2, 3, 4, 6)
-    combos = [c for c in itertools.product(extras, repeat=len(move_runs)) if any(c)]
-    out: Candidates = []
-    for combo in _cap(combos, 400, "extra"):
-        added = dict(zip(move_runs, combo))
-        body: list[Stmt] = []
-        for i, (action, length) in enumerate(runs):
-            body.extend([action] * (length + added.get(i, 0)))
-        stretched = sum(1 for extra in combo if extra)
-        out.append((Program(tuple(body)), float(stretched) / len(combo)))
-    return _normalise(out or [(Program(ctx.basic), 1.0)])
-
-
-def forgotten_turns(ctx: TaskContext) -> Candidates:
-    """Some turns of the path are left out, moves kept."""
-    turn_positions = [i for i, action in enumerate(ctx.basic) if is_turn(action)]
-    subsets = [s for r in range(1, len(turn_positions) + 1) for s in itertools.combinations(turn_positions, r)]
-    out: Candidates = []
-    for subset in _cap(subsets, 64, "forget"):
-        kept = tuple(action for i, action in enumerate(ctx.basic) if i not in subset)
-        out.append((Program(kept), 1.0 / len(subset)))
-    return _normalise(out or [(Program(ctx.basic), 1.0)])
-
-
-def random_blocks(ctx: TaskContext) -> Candidates:
-    """Many blocks at random around the path (seeded by the task, so a synthesis is reproducible)."""
-    rng = random.Random(f"random-blocks:{ctx.task.name}")
-    out: Candidates = []
-    for _ in range(20):
-        body = list(ctx.basic)
-        for _ in range(rng.randint(2, 5) * max(len(ctx.basic), 3)):
-            body.insert(rng.randint(0, len(body)), rng.choice(ACTIONS))
-        out.append((Program(tuple(body)), 1.0))
-    return _normalise(out)
-
-
-def _loop_prefixes(ctx: TaskContext) -> list[tuple[tuple[Stmt, ...], float]]:
-    own = tuple(stmt for stmt in ctx.solution.body if not isinstance(stmt, RepeatUntilGoal))
-    prefixes: dict[tuple[Stmt, ...], float] = {(): 1.0, own: 1.0}
-    for length in range(1, 4):
-        for combo in itertools.product(ACTIONS, repeat=length):
-            prefixes.setdefault(tuple(combo), 0.3 / length)
-    return list(prefixes.items())
+# ------------------------------------------------------------------------- structural transformations
 
 
 def loop_templates() -> list[IfElse]:
@@ -322,6 +204,26 @@ def loop_templates() -> list[IfElse]:
         templates.append(IfElse(cond, (turn, MOVE), (MOVE,)))
         templates.append(IfElse(cond, (turn,), (MOVE,)))
     return templates
+
+
+def _split_solution(solution: Program) -> tuple[tuple[Stmt, ...], RepeatUntilGoal | None, tuple[Stmt, ...]]:
+    for i, stmt in enumerate(solution.body):
+        if isinstance(stmt, RepeatUntilGoal):
+            return solution.body[:i], stmt, solution.body[i + 1 :]
+    return solution.body, None, ()
+
+
+def _loop_prefixes(ctx: TaskContext) -> list[tuple[tuple[Stmt, ...], float]]:
+    """What a student may write before the loop: nothing, the solution's own prefix, or a short walk (up to three
+    moves) that may end with one turn, shorter ones likelier."""
+    own = _split_solution(ctx.solution)[0]
+    prefixes: dict[tuple[Stmt, ...], float] = {(): 1.0, own: 1.0}
+    for moves in range(4):
+        for turn in ((), (LEFT,), (RIGHT,)):
+            walk: tuple[Stmt, ...] = (MOVE,) * moves + turn
+            if walk:
+                prefixes.setdefault(walk, 0.3 / len(walk))
+    return list(prefixes.items())
 
 
 @lru_cache(maxsize=256)
@@ -339,232 +241,492 @@ def _loop_programs(ctx: TaskContext) -> tuple[tuple[Program, float, bool, bool],
 
 
 def equivalent_solutions(ctx: TaskContext) -> list[Program]:
-    """Other small loop programs that also solve the task (students mirror these too)."""
+    """Other small loop programs that also solve the task."""
     if not has_control(ctx.solution):
         return []
     return [p for p, _, solved, _ in _loop_programs(ctx) if solved and p != ctx.solution][:6]
 
 
 def same_prefix_loops(ctx: TaskContext) -> list[Program]:
-    """The loop templates written after the solution's own prefix (no templates for a loop-free solution)."""
+    """The corridor-following loops written after the solution's own prefix (none for a loop-free solution)."""
     if not has_control(ctx.solution):
         return []
     prefix, _, _ = _split_solution(ctx.solution)
     return [Program((*prefix, RepeatUntilGoal((template,)))) for template in loop_templates()]
 
 
-def wrong_path(ctx: TaskContext) -> Candidates:
-    """Loop programs that, run on the grid, lead into a path segment the solution never enters."""
-    out = [(p, prior) for p, prior, solved, wrong in _loop_programs(ctx) if wrong and not solved]
-    return _normalise(out or [(ctx.solution, 1.0)])
+def wrong_path_programs(ctx: TaskContext) -> Candidates:
+    """Small corridor-following loop programs that do not solve the task: they follow a wrong path. Those that walk
+    into a segment the solution never enters weigh three times as much."""
+    return [(p, prior * (3.0 if wrong else 1.0)) for p, prior, solved, wrong in _loop_programs(ctx) if not solved]
 
 
-def _split_solution(solution: Program) -> tuple[tuple[Stmt, ...], RepeatUntilGoal | None, tuple[Stmt, ...]]:
-    for i, stmt in enumerate(solution.body):
+def unwrap_loops(body: Sequence[Stmt]) -> tuple[Stmt, ...]:
+    """Every RepeatUntil replaced by its body, run once (the loop left out)."""
+    out: list[Stmt] = []
+    for stmt in body:
         if isinstance(stmt, RepeatUntilGoal):
-            return solution.body[:i], stmt, solution.body[i + 1 :]
-    return solution.body, None, ()
+            out.extend(unwrap_loops(stmt.body))
+        elif isinstance(stmt, IfElse):
+            out.append(IfElse(stmt.cond, unwrap_loops(stmt.then_body), unwrap_loops(stmt.else_body)))
+        else:
+            out.append(stmt)
+    return tuple(out)
 
 
-def _ifelse_in(body: Sequence[Stmt]) -> tuple[int, IfElse] | None:
-    for i, stmt in enumerate(body):
+def inline_branches(body: Sequence[Stmt], order: str) -> tuple[Stmt, ...]:
+    """Every IfElse replaced by its branches' blocks: ``then+else``, ``else+then``, ``then`` or ``else``."""
+    out: list[Stmt] = []
+    for stmt in body:
         if isinstance(stmt, IfElse):
-            return i, stmt
-    return None
+            then_body, else_body = inline_branches(stmt.then_body, order), inline_branches(stmt.else_body, order)
+            parts = {
+                "then+else": then_body + else_body,
+                "else+then": else_body + then_body,
+                "then": then_body,
+                "else": else_body,
+            }
+            out.extend(parts[order])
+        elif isinstance(stmt, RepeatUntilGoal):
+            out.append(RepeatUntilGoal(inline_branches(stmt.body, order)))
+        else:
+            out.append(stmt)
+    return tuple(out)
 
 
-def _with_loop_body(solution: Program, new_body: tuple[Stmt, ...], *, keep_loop: bool = True) -> Program:
-    prefix, loop, suffix = _split_solution(solution)
-    if loop is None:
-        return Program(new_body)
-    return Program((*prefix, RepeatUntilGoal(new_body), *suffix) if keep_loop else (*prefix, *new_body, *suffix))
+def path_shape(basic: Sequence[Stmt]) -> tuple[Stmt, ...]:
+    """The path's shape: its turns in order, each straight run of moves written as one move."""
+    out: list[Stmt] = []
+    for action in basic:
+        if not (isinstance(action, Move) and out and isinstance(out[-1], Move)):
+            out.append(action)
+    return tuple(out)
 
 
-def same_branches(ctx: TaskContext) -> Candidates:
-    """Both IfElse branches get the same block; the block left over moves after the IfElse inside the loop."""
-    _, loop, _ = _split_solution(ctx.solution)
-    body = loop.body if loop is not None else ctx.solution.body
-    found = _ifelse_in(body)
-    if found is None:
-        return _normalise([(ctx.solution, 1.0)])
-    index, branch = found
-    actions = list(dict.fromkeys([*branch.then_body, *branch.else_body]))
+def _subsequences(items: Sequence[Stmt]) -> list[tuple[Stmt, ...]]:
+    return [
+        tuple(items[i] for i in chosen)
+        for r in range(1, len(items) + 1)
+        for chosen in itertools.combinations(range(len(items)), r)
+    ]
+
+
+def _without(items: Sequence[Stmt], taken: Sequence[Stmt]) -> tuple[Stmt, ...]:
+    """The distinct blocks of ``items`` that ``taken`` does not use, in order."""
+    return tuple(item for item in dict.fromkeys(items) if item not in taken)
+
+
+def same_branch_variants(program: Program) -> Candidates:
+    """The first IfElse given the same blocks X in both branches, X drawn from its branches' blocks; the kinds of
+    block X does not use go right after the IfElse (weight 1), after the enclosing loop (0.3) or nowhere (0.3)."""
+    prefix, loop, suffix = _split_solution(program)
+    body = loop.body if loop is not None else program.body
+    index = next((i for i, stmt in enumerate(body) if isinstance(stmt, IfElse)), None)
+    if index is None:
+        return [(program, 1.0)]
+    branch = body[index]
+    assert isinstance(branch, IfElse)
+    pooled = (*branch.then_body, *branch.else_body)
+    shared_blocks = dict.fromkeys([*_subsequences(pooled), *_subsequences((*branch.else_body, *branch.then_body))])
     out: Candidates = []
-    for shared in actions:
-        rest = tuple(a for a in actions if a != shared)
-        for after, weight in ((rest, 1.0), ((), 0.3)):
-            new = (*body[:index], IfElse(branch.cond, (shared,), (shared,)), *after, *body[index + 1 :])
-            out.append((_with_loop_body(ctx.solution, new), weight))
-    both = (*branch.then_body, *branch.else_body)
-    for side in (branch.then_body, branch.else_body, both, (*branch.else_body, *branch.then_body)):
-        new = (*body[:index], IfElse(branch.cond, side, side), *body[index + 1 :])
-        out.append((_with_loop_body(ctx.solution, new), 0.3))
-    return _normalise(out)
-
-
-def ignore_ifelse(ctx: TaskContext) -> Candidates:
-    """The loop body is written as plain actions: the branches inlined, a stretch of the basic path, or the path's
-    shape (its turns in order, each straight run as one move)."""
-    _, loop, _ = _split_solution(ctx.solution)
-    body = loop.body if loop is not None else ctx.solution.body
-    found = _ifelse_in(body)
-    out: Candidates = []
-    if found is not None:
-        index, branch = found
-        for inner in ((*branch.then_body, *branch.else_body), (*branch.else_body, *branch.then_body)):
-            new = (*body[:index], *inner, *body[index + 1 :])
-            out.append((_with_loop_body(ctx.solution, new), 1.0))
-    # Or the path in basic actions: a stretch of it written out, then a window of what follows wrapped in the loop.
-    for start in range(0, min(len(ctx.basic), 5)):
-        for length in range(2, 7):
-            window = ctx.basic[start : start + length]
-            if len(window) == length:
-                out.append((Program((*ctx.basic[:start], RepeatUntilGoal(tuple(window)))), 0.5 / (1 + start)))
-    # Or the path's shape in the loop: its turns in order with each straight run written as a single move.
-    if loop is not None:
-        shape = tuple(action for action, _ in _runs(ctx.basic))
-        out.append((Program((RepeatUntilGoal(shape),)), 1.0))
-    return _normalise(out or [(ctx.solution, 1.0)])
-
-
-def ignore_while(ctx: TaskContext) -> Candidates:
-    """The RepeatUntil is dropped: its body runs once, sometimes padded with extra moves."""
-    out: Candidates = []
-    for base, base_weight in [(ctx.solution, 1.0), *[(p, 0.4) for p in equivalent_solutions(ctx)]]:
-        out.extend((p, w * base_weight) for p, w in _unwrapped(base))
-    return _normalise(out or [(ctx.solution, 1.0)])
-
-
-def _unwrapped(solution: Program) -> Candidates:
-    prefix, loop, suffix = _split_solution(solution)
-    if loop is None:
-        return []
-    out: Candidates = []
-    for extra in range(0, 6):
-        pad = (MOVE,) * extra
-        weight = 1.0 / (1 + extra)
-        out.append((Program((*prefix, *loop.body, *pad, *suffix)), weight))
-        found = _ifelse_in(loop.body)
-        if found is not None and extra:
-            index, branch = found
-            stretched = IfElse(branch.cond, (*branch.then_body, *pad), branch.else_body)
-            new = (*loop.body[:index], stretched, *loop.body[index + 1 :])
-            out.append((Program((*prefix, *new, *suffix)), weight * 0.5))
-            stretched = IfElse(branch.cond, branch.then_body, (*branch.else_body, *pad))
-            new = (*loop.body[:index], stretched, *loop.body[index + 1 :])
-            out.append((Program((*prefix, *new, *suffix)), weight * 0.5))
-        if extra:
-            out.append((Program((*prefix, *pad, *loop.body, *suffix)), weight * 0.5))
+    for shared in shared_blocks:
+        rest = _without(pooled, shared)
+        same = IfElse(branch.cond, shared, shared)
+        placements: list[tuple[tuple[Stmt, ...], tuple[Stmt, ...], float]] = [
+            ((*body[:index], same, *rest, *body[index + 1 :]), (), 1.0)
+        ]
+        if rest:
+            placements.append(((*body[:index], same, *body[index + 1 :]), rest, 0.3))
+            placements.append(((*body[:index], same, *body[index + 1 :]), (), 0.3))
+        for new_body, after_loop, weight in placements:
+            if loop is None:
+                out.append((Program((*new_body, *after_loop)), weight))
+            else:
+                out.append((Program((*prefix, RepeatUntilGoal(new_body), *after_loop, *suffix)), weight))
     return out
 
 
-def basic_actions_only(ctx: TaskContext) -> Candidates:
-    """The path written out in basic actions, sometimes cut short or with a turn mirrored."""
-    out: Candidates = [(Program(ctx.basic), 3.0)]
-    n = len(ctx.basic)
-    for length in range(max(1, n - 4), n):
-        out.append((Program(ctx.basic[:length]), 0.3))
-    for i, action in enumerate(ctx.basic):
-        if is_turn(action):
-            out.append((Program((*ctx.basic[:i], mirror_action(action), *ctx.basic[i + 1 :])), 0.3))
-    return _normalise(out)
+# ------------------------------------------------------------------------------------- the edit profile
 
 
-def solution_only(ctx: TaskContext) -> Candidates:
-    """For a behaviour no rule matches: the solution, so the noisy channel still ranks codes sensibly."""
-    return _normalise([(ctx.solution, 1.0)])
+@dataclass(frozen=True)
+class EditProfile:
+    """Per-statement edit probabilities of the transducer from a base program to an attempt (see module doc)."""
+
+    mirror: float = 0.03  # a turn becomes the other turn
+    swap: float = 0.02  # an action becomes another one (a move a turn, a turn a move)
+    drop_move: float = 0.03
+    drop_turn: float = 0.03
+    drop_block: float = 0.01  # a control structure left out with everything in it
+    cond_mirror: float = 0.03  # pathLeft <-> pathRight
+    cond_other: float = 0.03  # any other change of condition
+    insert: float = 0.02  # an extra block of each kind, anywhere
+    turn_run: float = 0.0  # an extra turn (either way) beside a turn
+    move_run: float = 0.0  # an extra move beside a move
+    stop: float = 0.0  # the attempt is cut short: the top level ends at a gap drawn uniformly, the rest left out
 
 
-# --------------------------------------------------------------------------------- behaviour -> rule mapping
-
-Rule = Callable[[TaskContext], Candidates]
-
-# Matched against the behaviour's description in behaviours.tsv, first match wins; keys are lowercase fragments.
-RULES_BY_DESCRIPTION: list[tuple[tuple[str, ...], str, Rule]] = [
-    (("left/right", "left and right"), "lr_confusion", lr_confusion),
-    (("partial",), "partial_solution", partial_solution),
-    (("repetitive turn", "turning functionality"), "repetitive_turns", repetitive_turns),
-    (("more than the correct number", "extra move"), "extra_moves", extra_moves),
-    (("forget",), "forgotten_turns", forgotten_turns),
-    (("random",), "random_blocks", random_blocks),
-    (("wrong path",), "wrong_path", wrong_path),
-    (("same blocks", "both the execution branches"), "same_branches", same_branches),
-    (("ignoring the ifelse",), "ignore_ifelse", ignore_ifelse),
-    (("ignoring the while",), "ignore_while", ignore_while),
-    (("basic action",), "basic_actions_only", basic_actions_only),
-]
+SLIP = EditProfile()
+# Inserting a whole control structure the base does not have: rare, and paid per block it holds.
+_INSERT_STRUCTURE, _PER_INSERTED_BLOCK = math.log(1e-5), math.log(0.05)
 
 
-def rule_for(description: str) -> tuple[str, Rule]:
+def _log(p: float) -> float:
+    return math.log(p) if p > 0 else NEG_INF
+
+
+def _insertions(profile: EditProfile, left: Stmt | None, right: Stmt | None) -> tuple[float, float, float]:
+    """Probabilities of inserting (move, left turn, right turn) at a gap between ``left`` and ``right``."""
+    move = profile.insert + (profile.move_run if isinstance(left, Move) or isinstance(right, Move) else 0.0)
+    turn = profile.insert + (profile.turn_run / 2 if is_turn(left) or is_turn(right) else 0.0)
+    total = move + 2 * turn
+    if total > 0.9:  # leave room to stop inserting
+        move, turn = move * 0.9 / total, turn * 0.9 / total
+    return move, turn, turn
+
+
+def _insert_index(stmt: Stmt) -> int:
+    return 0 if isinstance(stmt, Move) else 1 if isinstance(stmt, TurnLeft) else 2
+
+
+def _condition_log(profile: EditProfile, base: Condition, code: Condition) -> float:
+    if base in _MIRROR_CONDITION:
+        if code is base:
+            return _log(1 - profile.cond_mirror - profile.cond_other)
+        return _log(profile.cond_mirror if code is _MIRROR_CONDITION[base] else profile.cond_other)
+    return _log(1 - profile.cond_other) if code is base else _log(profile.cond_other / 2)
+
+
+def _inserted_structure_log(stmt: Stmt) -> float:
+    return _INSERT_STRUCTURE + _PER_INSERTED_BLOCK * (program_size((stmt,)) - 1)
+
+
+def _drop_log(profile: EditProfile, stmt: Stmt) -> float:
+    if isinstance(stmt, Move):
+        return _log(profile.drop_move)
+    if is_turn(stmt):
+        return _log(profile.drop_turn)
+    return _log(profile.drop_block)
+
+
+def _replace_log(profile: EditProfile, base: Stmt, code: Stmt) -> float:
+    """log P(base statement becomes code statement), control structures matched recursively."""
+    if isinstance(base, Move):
+        if isinstance(code, Move):
+            return _log(1 - profile.swap - profile.drop_move)
+        return _log(profile.swap / 2) if is_turn(code) else NEG_INF
+    if is_turn(base):
+        if code == base:
+            return _log(1 - profile.mirror - profile.swap - profile.drop_turn)
+        if is_turn(code):
+            return _log(profile.mirror)
+        return _log(profile.swap) if isinstance(code, Move) else NEG_INF
+    keep = _log(1 - profile.drop_block)
+    if isinstance(base, RepeatUntilGoal) and isinstance(code, RepeatUntilGoal):
+        return keep + align(base.body, code.body, profile, False)
+    if isinstance(base, IfElse) and isinstance(code, IfElse):
+        return (
+            keep
+            + _condition_log(profile, base.cond, code.cond)
+            + align(base.then_body, code.then_body, profile, False)
+            + align(base.else_body, code.else_body, profile, False)
+        )
+    if isinstance(base, Repeat) and isinstance(code, Repeat) and base.times == code.times:
+        return keep + align(base.body, code.body, profile, False)
+    if isinstance(base, If) and isinstance(code, If):
+        return keep + _condition_log(profile, base.cond, code.cond) + align(base.body, code.body, profile, False)
+    return NEG_INF
+
+
+@lru_cache(maxsize=400_000)
+def align(base: tuple[Stmt, ...], code: tuple[Stmt, ...], profile: EditProfile, top: bool) -> float:
+    """log P of the best edit script turning the statement list ``base`` into ``code`` (a Viterbi alignment)."""
+    n, m = len(base), len(code)
+    table = [[NEG_INF] * (m + 1) for _ in range(n + 1)]
+    table[0][0] = 0.0
+    # Cutting the attempt short: at one of the n - 1 inner gaps of the top level, each equally likely.
+    cut = profile.stop if top and n > 1 else 0.0
+    cut_at_gap = _log(cut / (n - 1)) if cut else NEG_INF
+    best_cut = NEG_INF
+    for i in range(n + 1):
+        row, following = table[i], table[i + 1] if i < n else None
+        right = base[i] if i < n else None
+        for j in range(m + 1):
+            value = row[j]
+            if value == NEG_INF:
+                continue
+            left = code[j - 1] if j else None
+            inserts = _insertions(profile, left, right)
+            if j < m:
+                stmt = code[j]
+                cost = _log(inserts[_insert_index(stmt)]) if is_action(stmt) else _inserted_structure_log(stmt)
+                if value + cost > row[j + 1]:
+                    row[j + 1] = value + cost
+            if i == n:
+                continue
+            if cut and j == m and i > 0:
+                best_cut = max(best_cut, value + cut_at_gap)
+            proceed = value + _log(1.0 - sum(inserts))
+            assert following is not None
+            dropped = proceed + _drop_log(profile, base[i])
+            if dropped > following[j]:
+                following[j] = dropped
+            if j < m:
+                replaced = proceed + _replace_log(profile, base[i], code[j])
+                if replaced > following[j + 1]:
+                    following[j + 1] = replaced
+    end = table[n][m]
+    if end != NEG_INF:
+        end += _log(1.0 - sum(_insertions(profile, code[m - 1] if m else None, None))) + _log(1.0 - cut)
+    return max(end, best_cut)
+
+
+def _sample_list(base: Sequence[Stmt], profile: EditProfile, top: bool, rng: random.Random) -> tuple[Stmt, ...]:
+    out: list[Stmt] = []
+    end = len(base)
+    if top and len(base) > 1 and rng.random() < profile.stop:
+        end = rng.randint(1, len(base) - 1)
+    for i in range(end + 1):
+        right = base[i] if i < end else None
+        while True:
+            move, left_turn, right_turn = _insertions(profile, out[-1] if out else None, right)
+            draw = rng.random()
+            if draw < move:
+                out.append(MOVE)
+            elif draw < move + left_turn:
+                out.append(LEFT)
+            elif draw < move + left_turn + right_turn:
+                out.append(RIGHT)
+            else:
+                break
+        if right is None:
+            break
+        out.extend(_sample_statement(right, profile, rng))
+    return tuple(out)
+
+
+def _sample_statement(stmt: Stmt, profile: EditProfile, rng: random.Random) -> tuple[Stmt, ...]:
+    draw = rng.random()
+    if isinstance(stmt, Move):
+        if draw < profile.drop_move:
+            return ()
+        return (rng.choice((LEFT, RIGHT)),) if draw < profile.drop_move + profile.swap else (MOVE,)
+    if is_turn(stmt):
+        if draw < profile.drop_turn:
+            return ()
+        if draw < profile.drop_turn + profile.mirror:
+            return (mirror_action(stmt),)
+        return (MOVE,) if draw < profile.drop_turn + profile.mirror + profile.swap else (stmt,)
+    if draw < profile.drop_block:
+        return ()
+
+    def condition(cond: Condition) -> Condition:
+        roll = rng.random()
+        if cond in _MIRROR_CONDITION:
+            if roll < profile.cond_mirror:
+                return _MIRROR_CONDITION[cond]
+            if roll < profile.cond_mirror + profile.cond_other:
+                return Condition.PATH_AHEAD
+            return cond
+        return rng.choice((Condition.PATH_LEFT, Condition.PATH_RIGHT)) if roll < profile.cond_other else cond
+
+    if isinstance(stmt, RepeatUntilGoal):
+        return (RepeatUntilGoal(_sample_list(stmt.body, profile, False, rng) or (MOVE,)),)
+    if isinstance(stmt, IfElse):
+        then_body = _sample_list(stmt.then_body, profile, False, rng) or (MOVE,)
+        else_body = _sample_list(stmt.else_body, profile, False, rng) or (MOVE,)
+        return (IfElse(condition(stmt.cond), then_body, else_body),)
+    return (stmt,)
+
+
+# --------------------------------------------------------------------------------- the behaviour families
+
+
+def _normalise(candidates: Sequence[tuple[Program, float]]) -> Candidates:
+    merged: dict[Program, float] = {}
+    for program, weight in candidates:
+        if program.body and weight > 0:
+            merged[program] = merged.get(program, 0.0) + weight
+    total = sum(merged.values()) or 1.0
+    return sorted(((p, w / total) for p, w in merged.items()), key=lambda item: -item[1])
+
+
+def _spread(programs: Sequence[Program], total: float) -> Candidates:
+    return [(p, total / len(programs)) for p in programs] if programs else []
+
+
+def solution_bases(ctx: TaskContext) -> Candidates:
+    return [(ctx.solution, 1.0)]
+
+
+def path_bases(ctx: TaskContext) -> Candidates:
+    return [(Program(ctx.basic), 1.0)]
+
+
+def corridor_bases(ctx: TaskContext) -> Candidates:
+    """The solution, other loops that solve the task, and the corridor-following loops after its prefix."""
+    return [(ctx.solution, 1.0), *_spread(equivalent_solutions(ctx), 0.5), *_spread(same_prefix_loops(ctx), 0.5)]
+
+
+def partial_bases(ctx: TaskContext) -> Candidates:
+    return [(Program(ctx.basic), 1.0), (ctx.solution, 1.0)]
+
+
+def wrong_path_bases(ctx: TaskContext) -> Candidates:
+    return wrong_path_programs(ctx) or [(ctx.solution, 1.0)]
+
+
+def same_branch_bases(ctx: TaskContext) -> Candidates:
+    return [
+        *same_branch_variants(ctx.solution),
+        *[(p, w * 0.3) for e in equivalent_solutions(ctx) for p, w in same_branch_variants(e)],
+    ]
+
+
+def inlined_bases(ctx: TaskContext) -> Candidates:
+    """The IfElse replaced by its branches' blocks (both orders, or one branch), or the path's shape in the loop."""
+    out: Candidates = []
+    for order, weight in (("then+else", 1.0), ("else+then", 1.0), ("then", 0.3), ("else", 0.3)):
+        out.append((Program(inline_branches(ctx.solution.body, order)), weight))
+    if any(isinstance(stmt, RepeatUntilGoal) for stmt in ctx.solution.body):
+        out.append((Program((RepeatUntilGoal(path_shape(ctx.basic)),)), 1.0))
+    return out
+
+
+def unwrapped_bases(ctx: TaskContext) -> Candidates:
+    """The solution with its loops left out, and the same for other corridor-following loops on the grid."""
+    others = [*equivalent_solutions(ctx), *same_prefix_loops(ctx)]
+    return [
+        (Program(unwrap_loops(ctx.solution.body)), 1.0),
+        *_spread([Program(unwrap_loops(p.body)) for p in others], 0.4),
+    ]
+
+
+@dataclass(frozen=True)
+class BehaviourFamily:
+    """A behaviour: the base programs it starts from and the edits it makes."""
+
+    name: str
+    keywords: tuple[str, ...]
+    bases: Callable[[TaskContext], Candidates]
+    profile: EditProfile
+
+
+FAMILIES: tuple[BehaviourFamily, ...] = (
+    BehaviourFamily(
+        "lr_confusion", ("left/right", "left and right"), corridor_bases, replace(SLIP, mirror=0.45, cond_mirror=0.45)
+    ),
+    BehaviourFamily("partial_solution", ("partial",), partial_bases, replace(SLIP, stop=0.9)),
+    BehaviourFamily(
+        "repetitive_turns",
+        ("repetitive turn", "turning functionality"),
+        path_bases,
+        replace(SLIP, turn_run=0.7, mirror=0.1),
+    ),
+    BehaviourFamily(
+        "extra_moves", ("more than the correct number", "extra move"), path_bases, replace(SLIP, move_run=0.6)
+    ),
+    BehaviourFamily("forgotten_turns", ("forget",), path_bases, replace(SLIP, drop_turn=0.5)),
+    BehaviourFamily(
+        "random_blocks",
+        ("random",),
+        path_bases,
+        replace(SLIP, insert=0.25, swap=0.2, mirror=0.2, drop_move=0.2, drop_turn=0.2),
+    ),
+    BehaviourFamily("wrong_path", ("wrong path",), wrong_path_bases, replace(SLIP, move_run=0.1)),
+    BehaviourFamily(
+        "same_branches",
+        ("same blocks", "both the execution branches"),
+        same_branch_bases,
+        replace(SLIP, move_run=0.3, insert=0.05),
+    ),
+    BehaviourFamily(
+        "ignore_ifelse",
+        ("ignoring the ifelse",),
+        inlined_bases,
+        replace(SLIP, move_run=0.4, insert=0.1, drop_move=0.1, drop_turn=0.1),
+    ),
+    BehaviourFamily(
+        "ignore_while",
+        ("ignoring the while",),
+        unwrapped_bases,
+        replace(
+            SLIP, move_run=0.5, insert=0.08, cond_other=0.15, cond_mirror=0.1, drop_move=0.15, drop_turn=0.1, swap=0.05
+        ),
+    ),
+    BehaviourFamily(
+        "basic_actions_only",
+        ("basic action",),
+        path_bases,
+        replace(SLIP, mirror=0.15, drop_move=0.1, move_run=0.1, stop=0.05),
+    ),
+)
+FALLBACK = BehaviourFamily("solution_only", (), solution_bases, SLIP)
+# How the benchmark's non-student options look: random edits of the solution (the background of every choice).
+BACKGROUND = BehaviourFamily(
+    "solution_edits",
+    (),
+    solution_bases,
+    EditProfile(
+        mirror=0.1, swap=0.1, drop_move=0.1, drop_turn=0.1, drop_block=0.1, cond_mirror=0.1, cond_other=0.1, insert=0.05
+    ),
+)
+
+
+def rule_for(description: str) -> BehaviourFamily:
+    """The edit family a behaviour description names (first keyword match), else the slip-only fallback."""
     text = description.lower()
-    for fragments, name, rule in RULES_BY_DESCRIPTION:
-        if any(fragment in text for fragment in fragments):
-            return name, rule
-    return "solution_only", solution_only
+    return next((f for f in FAMILIES if any(k in text for k in f.keywords)), FALLBACK)
 
 
 @dataclass
 class BehaviourModel:
-    """One behaviour type's synthesis on one task, plus a noisy-channel likelihood of any code.
+    """One behaviour on one task: its base programs, its edit profile, and the likelihood of any code."""
 
-    ``log_likelihood(code) = log sum_c w_c exp(-edit_cost * d(c, code))``; the random-blocks behaviour instead
-    scores how much longer than the path a code is, since its attempts share no structure but their length.
-    """
-
-    rule_name: str
+    family: BehaviourFamily
     context: TaskContext
-    candidates: Candidates
-    edit_cost: float = 1.5
+    bases: Candidates
     _cache: dict[Program, float] = field(default_factory=dict, repr=False)
+    _top: list[Program] | None = field(default=None, repr=False)
+
+    @property
+    def rule_name(self) -> str:
+        return self.family.name
 
     def log_likelihood(self, code: Program) -> float:
         cached = self._cache.get(code)
-        if cached is not None:
-            return cached
-        if self.rule_name == "random_blocks":
-            value = self._random_blocks_likelihood(code)
-        else:
-            shape = _structure(code)
-            terms = [
-                math.log(w) - self.edit_cost * (token_edit_distance(c, code) + 2 * len(_structure(c) ^ shape))
-                for c, w in self.candidates
-            ]
+        if cached is None:
+            terms = [math.log(w) + align(b.body, code.body, self.family.profile, True) for b, w in self.bases]
             top = max(terms)
-            value = top + math.log(sum(math.exp(t - top) for t in terms))
-        self._cache[code] = value
-        return value
+            cached = top if top == NEG_INF else top + math.log(sum(math.exp(t - top) for t in terms))
+            self._cache[code] = cached
+        return cached
 
-    def _random_blocks_likelihood(self, code: Program) -> float:
-        # Random attempts share no structure with the path, only their length (several times the path's) and a
-        # mix of all three actions; a long code of nearly only moves is a stretched path, not a random one.
-        actions = _flat_actions(code.body)
-        ratio = len(actions) / max(len(self.context.basic), 1)
-        turns = sum(1 for action in actions if is_turn(action)) / max(len(actions), 1)
-        return -1.0 - self.edit_cost * (3.0 * max(0.0, 3.0 - ratio) + 10.0 * max(0.0, 0.3 - turns))
+    def sample(self, rng: random.Random) -> Program:
+        """One attempt of a student with this behaviour (a base drawn by weight, then edited)."""
+        draw, total = rng.random(), 0.0
+        base = self.bases[-1][0]
+        for program, weight in self.bases:
+            total += weight
+            if draw < total:
+                base = program
+                break
+        body = _sample_list(base.body, self.family.profile, True, rng)
+        return Program(body or base.body)
 
-    def top(self, k: int) -> list[Program]:
-        return [program for program, _ in self.candidates[:k]]
-
-
-@lru_cache(maxsize=100_000)
-def _structure(code: Program) -> frozenset[str]:
-    """Which control structures a code uses; a behaviour keeps or drops them as a whole, not block by block."""
-    return frozenset(type(stmt).__name__ for stmt in _flat_actions(code.body) if _children(stmt))
-
-
-def _flat_actions(body: Sequence[Stmt]) -> list[Stmt]:
-    out: list[Stmt] = []
-    for stmt in body:
-        out.append(stmt)
-        for child in _children(stmt):
-            out.extend(_flat_actions(child))
-    return out
+    def top(self, k: int, draws: int = 300) -> list[Program]:
+        """The ``k`` most likely attempts among the bases and ``draws`` seeded samples."""
+        if self._top is None or len(self._top) < k:
+            rng = random.Random(f"top:{self.family.name}:{self.context.task.grid}")
+            pool = dict.fromkeys([b for b, _ in self.bases] + [self.sample(rng) for _ in range(draws)])
+            self._top = sorted(pool, key=lambda p: -self.log_likelihood(p))[: max(k, 10)]
+        return self._top[:k]
 
 
-def task_context(task: MazeTask, solution: Program, basic: Program | None = None) -> TaskContext:
-    return TaskContext(task, solution, basic.body if basic is not None else unroll_to_basic(task, solution))
+def behaviour_model(ctx: TaskContext, description: str) -> BehaviourModel:
+    family = rule_for(description)
+    return BehaviourModel(family, ctx, _normalise(family.bases(ctx)))
 
 
-def behaviour_model(ctx: TaskContext, description: str, *, edit_cost: float = 1.5) -> BehaviourModel:
-    name, rule = rule_for(description)
-    return BehaviourModel(name, ctx, rule(ctx), edit_cost)
+def background_model(ctx: TaskContext) -> BehaviourModel:
+    return BehaviourModel(BACKGROUND, ctx, _normalise(BACKGROUND.bases(ctx)))

@@ -6,9 +6,11 @@ Two small families in the benchmark layout, so ``debugtutor studentsyn`` runs on
 - ``loop`` (RepeatUntil + IfElse): reference ``loop`` and targets ``loopa``, ``loopb``; a corridor the loop
   ``RUG{IF(pathAhead){M}ELSE{turn}}`` follows, with a dead-end side branch.
 
-Students (2 per behaviour type) are written by this project's own SymSS rules (a candidate drawn per student, seeded)
-and random codes by seeded random block edits of the solutions, so accuracies on the sample demonstrate the
-pipeline; they are not benchmark figures. ``write_sample`` regenerates the files exactly.
+Students (2 per behaviour type) are drawn from this project's own behaviour edit families (:mod:`.rules`, seeded per
+student and task), random codes are seeded random block edits of the solutions, and the loop family's SymSS
+distractor files (``symss_loop_distractor_paths/``) hold, per task, the likeliest small corridor-following loop that
+walks into the dead end. Accuracies on the sample demonstrate the pipeline; they are not benchmark figures (the
+rule-based technique is scored on students its own models wrote). ``write_sample`` regenerates the files exactly.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 
 from debugtutor.maze import Heading, MazeTask, Program, execute, parse_compact, program_to_json
 from debugtutor.studentsyn.embedding import generate_codes
-from debugtutor.studentsyn.rules import behaviour_model, task_context
+from debugtutor.studentsyn.rules import TaskContext, behaviour_model, task_context, wrong_path_programs
 
 BASIC_BEHAVIOURS = [
     "confusing left/right directions when turning",
@@ -101,11 +103,16 @@ def _write_family(
                 root / "solution_basic_actions" / f"{name}_code_solution_basic_actions.json", parse_compact(path)
             )
         context = task_context(task, solution)
+        if name in solutions:
+            distractor = _distractor(context)
+            folder = root.parent / f"symss_{root.name}_distractor_paths"
+            folder.mkdir(parents=True, exist_ok=True)
+            text = json.dumps([program_to_json(distractor)], indent=2) + "\n"
+            (folder / f"{name}_code_distractors.json").write_text(text, encoding="utf-8")
         for student in range(1, 2 * len(behaviours) + 1):
             behaviour = (student - 1) % len(behaviours) + 1
-            candidates = behaviour_model(context, behaviours[behaviour - 1]).candidates
-            # Students differ: the second student of a type writes a less likely variant than the first.
-            pick = candidates[min(len(candidates) - 1, 0 if student <= len(behaviours) else rng.randint(1, 3))][0]
+            model = behaviour_model(context, behaviours[behaviour - 1])
+            pick = model.sample(random.Random(f"sample:{root.name}:{name}:stu{student}"))
             _write_json(root / "stu" / f"{name}_code_stu{student}.json", pick)
             info.append(f"{name}_code_stu{student}\t{name}\t{behaviour}\tstu")
         for note_index, note in enumerate(notes):
@@ -118,6 +125,14 @@ def _write_family(
     (root / "rand_info.tsv").write_text("\n".join(rand_info) + "\n", encoding="utf-8")
     table = ["misconceptions\texplanations"] + [f"mis_{i}\t{text}" for i, text in enumerate(behaviours, start=1)]
     (root / "behaviours.tsv").write_text("\n".join(table) + "\n", encoding="utf-8")
+
+
+def _distractor(context: TaskContext) -> Program:
+    """The likeliest small corridor-following loop that walks into a segment off the solution's path."""
+    ranked = sorted(wrong_path_programs(context), key=lambda item: -item[1])
+    if not ranked:
+        raise RuntimeError(f"sample task {context.task.name}: no loop leads into a wrong path segment")
+    return ranked[0][0]
 
 
 def write_sample(out_dir: Path) -> None:

@@ -1,15 +1,20 @@
 """The discriminative (and, where they can, generative) techniques of the StudentSyn arena.
 
-Every technique sees a family once (``prepare``: the reference task and all tasks it may be asked about), then answers
-instances: ``predict(instance)`` returns the chosen option for each of its hyperparameter settings (one setting,
-``"default"``, for techniques with nothing to tune), so cross-validation can pick a setting on a tuning fold without
-asking again. Generative techniques also ``synthesize`` a ranked list of codes for a target task.
+Every technique is told about a family once (``prepare(brief)``: the tasks as
+:class:`~debugtutor.studentsyn.questions.TaskSheet` s, the observed task, the behaviour catalogue; no student code)
+and then answers :class:`~debugtutor.studentsyn.questions.Question` s: ``predict(question)`` returns the chosen option
+id for each of its hyperparameter settings (one setting, ``"default"``, for techniques with nothing to tune), so a
+setting can be chosen on tuning data without asking again. Generative techniques also ``synthesize(question, k)`` (a
+question without options).
 
-- ``randd``: a uniformly random option (seeded per instance).
+- ``randd``: a pseudo-random option, fixed by the question's content and the seed.
 - ``editd``: the option nearest to the observed attempt in EditD token edit distance (or tree edit distance).
-- ``editembd``: alpha * embedding distance + (1 - alpha) * EditD distance, alpha tuned by cross-validation.
-- ``symss``: the rules of :mod:`debugtutor.studentsyn.rules` for the observed student's labelled type.
-- ``symss-infer``: the same with the type inferred from the reference attempt (no labels used).
+- ``editembd``: alpha * embedding distance + (1 - alpha) * EditD distance, alpha a setting.
+- ``symss-original``: the original SymSS, see :mod:`debugtutor.studentsyn.symss_original`.
+- ``behaviour-edits``: this project's rule-based model (:mod:`debugtutor.studentsyn.rules`), the student's type
+  inferred from the reference attempt.
+- ``behaviour-edits-oracle-type``: the same, told the student's true type through ``Question.revealed_type`` (an
+  upper bound on what type inference can give, not a fair comparison).
 - ``neurss``: a small neural scorer trained on synthetic students and tasks, see :mod:`debugtutor.studentsyn.neurss`.
 - ``llmss``: see :mod:`debugtutor.studentsyn.llmss`.
 """
@@ -17,74 +22,70 @@ asking again. Generative techniques also ``synthesize`` a ranked list of codes f
 from __future__ import annotations
 
 import math
-import random
 from typing import Protocol, runtime_checkable
 
 from debugtutor.errors import InputError
-from debugtutor.maze import Program
-from debugtutor.studentsyn.dataset import TaskFamily
+from debugtutor.maze import Program, compact
 from debugtutor.studentsyn.distances import DistanceKind, program_distance, token_edit_distance
-from debugtutor.studentsyn.instances import DiscriminativeInstance
-from debugtutor.studentsyn.rules import BehaviourModel, TaskContext, behaviour_model, task_context
+from debugtutor.studentsyn.questions import FamilyBrief, Question, TaskSheet, choose
+from debugtutor.studentsyn.rules import BehaviourModel, TaskContext, background_model, behaviour_model, task_context
 
 DEFAULT_SETTING = "default"
 
 
 @runtime_checkable
 class Technique(Protocol):
-    """A discriminative technique: ``prepare`` once per family, then ``predict`` per instance."""
+    """A discriminative technique: ``prepare`` once per family brief, then ``predict`` per question."""
 
     name: str
     settings: tuple[str, ...]
+    reads_true_type: bool
 
-    def prepare(self, family: TaskFamily) -> None: ...
+    def prepare(self, brief: FamilyBrief) -> None: ...
 
-    def predict(self, instance: DiscriminativeInstance) -> dict[str, int]: ...
+    def predict(self, question: Question) -> dict[str, str]: ...
 
 
 @runtime_checkable
 class GenerativeTechnique(Technique, Protocol):
     """A technique that can also write the student's attempt on a target task (best first)."""
 
-    def synthesize(self, code_a: Program, target_task: str, top_k: int = 3) -> list[Program]: ...
-
-
-def _argmin(values: list[float]) -> int:
-    return min(range(len(values)), key=lambda i: (values[i], i))
+    def synthesize(self, question: Question, top_k: int = 3) -> list[Program]: ...
 
 
 class RandD:
-    """A uniformly random option; the draw is seeded by the instance id, so reruns agree."""
+    """A uniformly random option: the draw is fixed by the question's content and the seed, so reruns agree."""
 
     name = "randd"
     settings: tuple[str, ...] = (DEFAULT_SETTING,)
+    reads_true_type = False
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
-    def prepare(self, family: TaskFamily) -> None:
+    def prepare(self, brief: FamilyBrief) -> None:
         """Nothing to learn."""
 
-    def predict(self, instance: DiscriminativeInstance) -> dict[str, int]:
-        rng = random.Random(f"randd:{self.seed}:{instance.id}")
-        return {DEFAULT_SETTING: rng.randrange(len(instance.options))}
+    def predict(self, question: Question) -> dict[str, str]:
+        return {DEFAULT_SETTING: choose(question, [0.0] * len(question.options), salt=f"randd:{self.seed}")}
 
 
 class EditD:
-    """The option nearest to the observed attempt (ties to the lowest position), as the paper's EditD."""
+    """The option nearest to the observed attempt, as the paper's EditD."""
 
     name = "editd"
     settings: tuple[str, ...] = (DEFAULT_SETTING,)
+    reads_true_type = False
 
     def __init__(self, distance: DistanceKind = "tokens") -> None:
         self.distance = distance
 
-    def prepare(self, family: TaskFamily) -> None:
+    def prepare(self, brief: FamilyBrief) -> None:
         """Nothing to learn."""
 
-    def predict(self, instance: DiscriminativeInstance) -> dict[str, int]:
-        distances = [float(program_distance(instance.code_a, option, self.distance)) for option in instance.options]
-        return {DEFAULT_SETTING: _argmin(distances)}
+    def predict(self, question: Question) -> dict[str, str]:
+        distances = [float(program_distance(question.code_a, o.program, self.distance)) for o in question.options]
+        return {DEFAULT_SETTING: choose(question, distances, lowest=True)}
 
 
 class EditEmbD:
@@ -93,168 +94,168 @@ class EditEmbD:
     name = "editembd"
     alphas = (0.0, 0.25, 0.5, 0.75, 1.0)
     settings: tuple[str, ...] = tuple(f"alpha={alpha}" for alpha in alphas)
+    reads_true_type = False
 
-    def __init__(self, seed: int = 0, generated_codes: int = 600) -> None:
+    def __init__(self, seed: int = 0, generated_codes: int = 600, pairs: int = 1500, steps: int = 150) -> None:
         self.seed = seed
         self.generated_codes = generated_codes
-        self._embedders: dict[str, object] = {}
+        self.pairs, self.steps = pairs, steps
+        self._embedders: dict[TaskSheet, object] = {}
 
-    def prepare(self, family: TaskFamily) -> None:
+    def prepare(self, brief: FamilyBrief) -> None:
         from debugtutor.studentsyn.embedding import CodeEmbedder, generate_codes
 
-        if family.reference in self._embedders:
+        if brief.reference in self._embedders:
             return
-        # Only solutions seed the generated training codes: the student attempts are what we are evaluated on.
-        seeds = list(family.solutions.values()) + list(family.basic_solutions.values())
+        # Only the tasks' solutions seed the generated training codes: no student code is seen.
+        seeds = [s.solution for s in brief.tasks] + [s.basic_solution for s in brief.tasks if s.basic_solution]
+        seeds.sort(key=compact)  # by content, so the training codes do not depend on the tasks' names
         embedder = CodeEmbedder(seed=self.seed)
-        embedder.fit(generate_codes(seeds, self.generated_codes, seed=self.seed))
-        self._embedders[family.reference] = embedder
+        embedder.fit(generate_codes(seeds, self.generated_codes, seed=self.seed), pairs=self.pairs, steps=self.steps)
+        self._embedders[brief.reference] = embedder
 
-    def predict(self, instance: DiscriminativeInstance) -> dict[str, int]:
+    def predict(self, question: Question) -> dict[str, str]:
         from debugtutor.studentsyn.embedding import CodeEmbedder
 
-        embedder = self._embedders.get(instance.reference_task)
+        embedder = self._embedders.get(question.reference)
         if not isinstance(embedder, CodeEmbedder):
-            raise InputError(f"EditEmbD was not prepared for family '{instance.reference_task}'")
-        vectors = embedder.embed([instance.code_a, *instance.options])
-        embedded = [float(((vectors[0] - vectors[i + 1]) ** 2).sum() ** 0.5) for i in range(len(instance.options))]
-        edits = [float(token_edit_distance(instance.code_a, option)) for option in instance.options]
+            raise InputError(f"EditEmbD was not prepared for task '{question.reference.name}'")
+        programs = [o.program for o in question.options]
+        vectors = embedder.embed([question.code_a, *programs])
+        embedded = [float(((vectors[0] - vectors[i + 1]) ** 2).sum() ** 0.5) for i in range(len(programs))]
+        edits = [float(token_edit_distance(question.code_a, p)) for p in programs]
         return {
-            setting: _argmin([alpha * e + (1 - alpha) * d for e, d in zip(embedded, edits)])
+            setting: choose(question, [alpha * e + (1 - alpha) * d for e, d in zip(embedded, edits)], lowest=True)
             for setting, alpha in zip(self.settings, self.alphas)
         }
 
 
 def _logsumexp(values: list[float]) -> float:
     top = max(values)
+    if top == float("-inf"):
+        return top
     return top + math.log(sum(math.exp(v - top) for v in values))
 
 
-class SymSS:
-    """Symbolic student synthesis: per-type rules on the target task, the type labelled or inferred.
+class BehaviourEdits:
+    """This project's rule-based technique: per-type edit families on the target task, the type inferred.
 
     Discriminative choice: the option with the highest posterior of the student's type among all types and a
-    background class of "random edits of the solution" (so an option that every type explains equally well, such as
-    the solution itself, is not preferred for being likely under all of them). How much that background explains,
-    the cost per edit away from the solution, is the one hyperparameter: one setting per cost in
-    ``background_costs``, chosen by cross-validation (or, leaving one target out, on the other targets).
+    background of "random edits of the solution" (so an option every type explains equally well, such as the solution
+    itself, is not preferred for being likely under all of them). The background's prior weight is the one setting
+    (``background=w``), chosen on tuning data.
     """
 
-    BACKGROUND_COSTS = (0.5, 0.7, 0.9, 1.1, 1.3)
+    name = "behaviour-edits"
+    reads_true_type = False
+    BACKGROUND_WEIGHTS = (0.01, 0.1, 1.0, 10.0, 100.0)
 
-    def __init__(
-        self, *, infer_type: bool, edit_cost: float = 1.5, background_costs: tuple[float, ...] = BACKGROUND_COSTS
-    ) -> None:
-        if not background_costs:
-            raise InputError("SymSS needs at least one background cost", field="background_costs")
-        self.infer_type = infer_type
-        self.name = "symss-infer" if infer_type else "symss"
-        self.background_costs = background_costs
+    def __init__(self, background_weights: tuple[float, ...] = BACKGROUND_WEIGHTS) -> None:
+        if not background_weights:
+            raise InputError("behaviour-edits needs at least one background weight", field="background_weights")
+        self.background_weights = background_weights
         self.settings: tuple[str, ...] = (
-            tuple(f"background={cost}" for cost in background_costs)
-            if len(background_costs) > 1
+            tuple(f"background={w:g}" for w in background_weights)
+            if len(background_weights) > 1
             else (DEFAULT_SETTING,)
         )
-        self.edit_cost = edit_cost
-        self._families: dict[str, TaskFamily] = {}
-        self._contexts: dict[tuple[str, str], TaskContext] = {}
-        self._models: dict[tuple[str, str, int], BehaviourModel] = {}
-        self._background: dict[tuple[str, str], BehaviourModel] = {}
+        self._descriptions: dict[TaskSheet, dict[int, str]] = {}
+        self._contexts: dict[TaskSheet, TaskContext] = {}
+        self._models: dict[tuple[TaskSheet, int], BehaviourModel] = {}
+        self._background: dict[TaskSheet, BehaviourModel] = {}
+        self._types: dict[tuple[TaskSheet, Program], int] = {}
 
-    def prepare(self, family: TaskFamily) -> None:
-        self._families[family.reference] = family
+    def prepare(self, brief: FamilyBrief) -> None:
+        descriptions = {b.type_id: b.description for b in brief.behaviours}
+        for sheet in brief.tasks:
+            self._descriptions[sheet] = descriptions
 
-    def _family(self, reference: str) -> TaskFamily:
+    def _context(self, sheet: TaskSheet) -> TaskContext:
+        if sheet not in self._contexts:
+            self._contexts[sheet] = task_context(sheet.task, sheet.solution, sheet.basic_solution)
+        return self._contexts[sheet]
+
+    def _types_of(self, sheet: TaskSheet) -> dict[int, str]:
         try:
-            return self._families[reference]
+            return self._descriptions[sheet]
         except KeyError:
-            raise InputError(f"SymSS was not prepared for family '{reference}'") from None
+            raise InputError(f"{self.name} was not prepared for task '{sheet.name}'") from None
 
-    def _context(self, reference: str, task: str) -> TaskContext:
-        key = (reference, task)
-        if key not in self._contexts:
-            family = self._family(reference)
-            if task not in family.tasks:
-                raise InputError(f"unknown task '{task}' in family '{reference}'", field="target_task")
-            self._contexts[key] = task_context(
-                family.tasks[task], family.solutions[task], family.basic_solutions.get(task)
-            )
-        return self._contexts[key]
-
-    def model(self, reference: str, task: str, behaviour: int) -> BehaviourModel:
-        key = (reference, task, behaviour)
+    def model(self, sheet: TaskSheet, behaviour: int) -> BehaviourModel:
+        key = (sheet, behaviour)
         if key not in self._models:
-            description = self._family(reference).behaviours[behaviour].description
-            self._models[key] = behaviour_model(self._context(reference, task), description, edit_cost=self.edit_cost)
+            self._models[key] = behaviour_model(self._context(sheet), self._types_of(sheet)[behaviour])
         return self._models[key]
 
-    def _background_model(self, reference: str, task: str) -> BehaviourModel:
-        # Cost 1 per edit: its log-likelihood is minus the distance, so each setting's cost just scales it.
-        key = (reference, task)
-        if key not in self._background:
-            context = self._context(reference, task)
-            self._background[key] = BehaviourModel("solution_edits", context, [(context.solution, 1.0)], 1.0)
-        return self._background[key]
+    def background(self, sheet: TaskSheet) -> BehaviourModel:
+        if sheet not in self._background:
+            self._background[sheet] = background_model(self._context(sheet))
+        return self._background[sheet]
 
-    def type_scores(self, reference: str, code_a: Program) -> dict[int, float]:
-        """Log-likelihood of the reference attempt under each type's synthesis on the reference task."""
-        family = self._family(reference)
-        return {b: self.model(reference, reference, b).log_likelihood(code_a) for b in family.behaviour_ids}
+    def type_scores(self, reference: TaskSheet, code_a: Program) -> dict[int, float]:
+        """Log-likelihood of the reference attempt under each type's model on the reference task."""
+        return {b: self.model(reference, b).log_likelihood(code_a) for b in self._types_of(reference)}
 
-    def observe(self, reference: str, code_a: Program, behaviour: int | None = None) -> int:
-        """The type to synthesize with: the labelled one, or the best-scoring one when inferring."""
-        if behaviour is not None and not self.infer_type:
-            return behaviour
-        scores = self.type_scores(reference, code_a)
-        return max(scores, key=lambda b: (scores[b], -b))
+    def infer_type(self, reference: TaskSheet, code_a: Program) -> int:
+        key = (reference, code_a)
+        if key not in self._types:
+            scores = self.type_scores(reference, code_a)
+            self._types[key] = max(sorted(scores), key=lambda b: scores[b])
+        return self._types[key]
 
-    def option_scores(
-        self,
-        reference: str,
-        task: str,
-        behaviour: int,
-        options: tuple[Program, ...],
-        background_cost: float | None = None,
-    ) -> list[float]:
-        """Log-posterior of ``behaviour`` for each option, against every type and the background of solution edits."""
-        cost = self.background_costs[len(self.background_costs) // 2] if background_cost is None else background_cost
-        return self._posteriors(reference, task, behaviour, options, (cost,))[0]
+    def _type_for(self, question: Question) -> int:
+        return self.infer_type(question.reference, question.code_a)
 
-    def _posteriors(
-        self, reference: str, task: str, behaviour: int, options: tuple[Program, ...], costs: tuple[float, ...]
-    ) -> list[list[float]]:
-        family = self._family(reference)
-        own = [self.model(reference, task, behaviour).log_likelihood(option) for option in options]
-        rivals = [[self.model(reference, task, b).log_likelihood(o) for b in family.behaviour_ids] for o in options]
-        distance = [-self._background_model(reference, task).log_likelihood(option) for option in options]
-        return [[own[i] - _logsumexp([*rivals[i], -cost * distance[i]]) for i in range(len(options))] for cost in costs]
+    def posteriors(self, target: TaskSheet, behaviour: int, programs: list[Program]) -> list[list[float]]:
+        """Per background weight, the log-posterior of ``behaviour`` for each program."""
+        types = sorted(self._types_of(target))
+        own = [self.model(target, behaviour).log_likelihood(p) for p in programs]
+        rivals = [[self.model(target, b).log_likelihood(p) for b in types] for p in programs]
+        background = [self.background(target).log_likelihood(p) for p in programs]
+        return [
+            [own[i] - _logsumexp([*rivals[i], math.log(w) + background[i]]) for i in range(len(programs))]
+            for w in self.background_weights
+        ]
 
-    def predict(self, instance: DiscriminativeInstance) -> dict[str, int]:
-        behaviour = self.observe(instance.reference_task, instance.code_a, instance.behaviour)
-        per_cost = self._posteriors(
-            instance.reference_task, instance.target_task, behaviour, instance.options, self.background_costs
-        )
-        return {setting: _argmin([-s for s in scores]) for setting, scores in zip(self.settings, per_cost)}
+    def predict(self, question: Question) -> dict[str, str]:
+        behaviour = self._type_for(question)
+        per_weight = self.posteriors(question.target, behaviour, [o.program for o in question.options])
+        return {setting: choose(question, scores) for setting, scores in zip(self.settings, per_weight)}
 
-    def synthesize_for(
-        self, reference: str, code_a: Program, target_task: str, top_k: int = 3, behaviour: int | None = None
-    ) -> list[Program]:
-        chosen = self.observe(reference, code_a, behaviour)
-        return self.model(reference, target_task, chosen).top(top_k)
+    def synthesize(self, question: Question, top_k: int = 3) -> list[Program]:
+        return self.model(question.target, self._type_for(question)).top(top_k)
+
+
+class BehaviourEditsOracleType(BehaviourEdits):
+    """``behaviour-edits`` told the observed student's true type (through ``Question.revealed_type``)."""
+
+    name = "behaviour-edits-oracle-type"
+    reads_true_type = True
+
+    def _type_for(self, question: Question) -> int:
+        if question.revealed_type is None:
+            raise InputError(f"{self.name} needs the scorer to reveal the student's type", field="revealed_type")
+        return question.revealed_type
 
 
 def make_technique(
     name: str, *, seed: int = 0, model: str | None = None, distance: DistanceKind = "tokens"
 ) -> Technique:
-    """The technique called ``name`` (``randd editd editembd symss symss-infer neurss llmss``)."""
+    """The technique called ``name`` (see :data:`TECHNIQUES`)."""
     if name == "randd":
         return RandD(seed)
     if name == "editd":
         return EditD(distance)
     if name == "editembd":
         return EditEmbD(seed)
-    if name in ("symss", "symss-infer"):
-        return SymSS(infer_type=name == "symss-infer")
+    if name == "symss-original":
+        from debugtutor.studentsyn.symss_original import SymSSOriginal
+
+        return SymSSOriginal()
+    if name == "behaviour-edits":
+        return BehaviourEdits()
+    if name == "behaviour-edits-oracle-type":
+        return BehaviourEditsOracleType()
     if name == "neurss":
         from debugtutor.studentsyn.neurss import NeurSS, NeurSSConfig
 
@@ -265,8 +266,30 @@ def make_technique(
         if not model:
             raise InputError("llmss needs a model", field="--model", hint="for example --model scripted:answers.json")
         return LLMSS(model)
-    raise InputError(f"unknown technique '{name}'", field="--technique", hint=", ".join(TECHNIQUES))
+    hint = ", ".join(TECHNIQUES)
+    if name in ("symss", "symss-infer"):
+        hint = "SymSS is now 'symss-original' (the paper's code); our rules are 'behaviour-edits'"
+    raise InputError(f"unknown technique '{name}'", field="--technique", hint=hint)
 
 
-TECHNIQUES = ("randd", "editd", "editembd", "symss", "symss-infer", "neurss", "llmss")
-NON_LLM_TECHNIQUES = ("randd", "editd", "editembd", "symss", "symss-infer", "neurss")
+TECHNIQUES = (
+    "randd",
+    "editd",
+    "editembd",
+    "symss-original",
+    "behaviour-edits",
+    "behaviour-edits-oracle-type",
+    "neurss",
+    "llmss",
+)
+NON_LLM_TECHNIQUES = tuple(t for t in TECHNIQUES if t != "llmss")
+DISPLAY_NAMES = {
+    "randd": "RandD",
+    "editd": "EditD",
+    "editembd": "EditEmbD (ours, synthetic codes)",
+    "symss-original": "SymSS (original code)",
+    "behaviour-edits": "Behaviour edits (ours)",
+    "behaviour-edits-oracle-type": "Behaviour edits, oracle type (ours)",
+    "neurss": "NeurSS (ours, synthetic students)",
+    "llmss": "LLM-SS",
+}
