@@ -211,7 +211,7 @@ def test_concurrent_fetches_download_once(debugbench_archive: bytes, mirror: Any
     assert results[0].path == results[1].path
 
 
-def test_studentsyn_layout_maps_two_archive_folders(mirror: Any, github_archive: Callable[..., bytes]) -> None:
+def test_studentsyn_layout_maps_three_archive_folders(mirror: Any, github_archive: Callable[..., bytes]) -> None:
     entry = REGISTRY["studentsyn"]
     files = {
         "data/benchmark/hoc4/task/hoc4_task.txt": b"grid",
@@ -226,6 +226,7 @@ def test_studentsyn_layout_maps_two_archive_folders(mirror: Any, github_archive:
         "hoc18/info.tsv",
         "hoc4/task/hoc4_task.txt",
         "symss_hoc18_distractor_paths/hoc18_code_distractors.json",
+        "tutorSS/hoc4/codes_hoc4a.tsv",
     ]
 
 

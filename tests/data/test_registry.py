@@ -16,7 +16,7 @@ def test_registry_pins_the_three_public_datasets() -> None:
     assert REGISTRY["studentsyn"].repo == "machine-teaching-group/edm2022_studentsyn"
     assert REGISTRY["debugbench"].repo == "thunlp/DebugBench"
     targets = {part.target for part in REGISTRY["studentsyn"].layout}
-    assert targets == {"", "symss_hoc18_distractor_paths"}
+    assert targets == {"", "symss_hoc18_distractor_paths", "tutorSS"}
 
 
 def test_archive_url_uses_github_unless_a_mirror_is_set(monkeypatch: pytest.MonkeyPatch) -> None:

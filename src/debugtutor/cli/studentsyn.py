@@ -24,7 +24,7 @@ import typer
 from rich.table import Table
 
 from debugtutor.console import emit_json, log, state, stdout
-from debugtutor.errors import DataError, InputError
+from debugtutor.errors import DataError, InputError, read_text
 from debugtutor.maze import Program
 from debugtutor.samples import sample_dir
 from debugtutor.studentsyn.dataset import TaskFamily, load_benchmark
@@ -397,7 +397,7 @@ def rate_command(
         listing = gallery / "scenarios.jsonl"
         if not listing.is_file():
             raise InputError("not a gallery folder (no scenarios.jsonl)", path=str(gallery))
-        rows = [line for line in listing.read_text(encoding="utf-8").splitlines() if line.strip()]
+        rows = [line for line in read_text(listing).splitlines() if line.strip()]
         known = [Scenario.model_validate_json(line) for line in rows]
         technique = json.loads(rows[0]).get("technique") if rows else None
     records = read_ratings(ratings)

@@ -117,6 +117,8 @@ REGISTRY: dict[str, DatasetEntry] = {
             layout=(
                 LayoutPart(source="data/benchmark"),
                 LayoutPart(source="data/symSS/hoc18/distractor_paths", target="symss_hoc18_distractor_paths"),
+                # the experts' answers (TutorSS), scored beside every StudentSyn table
+                LayoutPart(source="data/tutorSS", target="tutorSS"),
             ),
             license="no license file; research use",
         ),

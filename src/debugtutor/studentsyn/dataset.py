@@ -102,7 +102,7 @@ def _read_tsv(path: Path, columns: list[str]) -> list[dict[str, str]]:
             f"{path} is missing", hint="a StudentSyn family folder needs info.tsv, behaviours.tsv and rand_info.tsv"
         )
     rows: list[dict[str, str]] = []
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = read_text(path).splitlines()
     if not lines:
         raise InputError("empty table", path=str(path))
     header = re.split(r"\t+", lines[0].strip())

@@ -36,6 +36,7 @@ from scipy import stats
 
 from debugtutor.errors import InputError
 from debugtutor.maze import Program
+from debugtutor.report import write_report
 from debugtutor.runs import EvalItem, EvalTask, run_task
 from debugtutor.studentsyn.dataset import TaskFamily
 from debugtutor.studentsyn.instances import (
@@ -569,7 +570,7 @@ def evaluate_with_runner(
         published=published,
         executor="inline",
     )
-    result = run_task(task, runs_dir=runs_dir, resume=resume, concurrency=concurrency)
+    result = run_task(task, runs_dir=runs_dir, resume=resume, concurrency=concurrency, report=write_report)
     task_metrics = (result.summary.get("task_metrics") or {}).get("references") or {}
     accuracy = TechniqueAccuracy(
         technique=technique.name,

@@ -23,7 +23,7 @@ import jinja2
 from pydantic import BaseModel, Field, ValidationError
 
 from debugtutor.console import progress
-from debugtutor.errors import InputError
+from debugtutor.errors import InputError, read_text
 from debugtutor.maze import (
     IfElse,
     MazeTask,
@@ -212,7 +212,7 @@ def read_ratings(path: Path) -> list[Rating]:
     if not path.is_file():
         raise InputError("ratings file not found", path=str(path))
     ratings = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
         if not line.strip():
             continue
         try:

@@ -31,7 +31,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -39,7 +38,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import platformdirs
 
 from debugtutor.errors import InputError, require
 from debugtutor.maze import (
@@ -74,6 +72,7 @@ from debugtutor.studentsyn.rules import (
     side_mismatch,
     task_context,
 )
+from debugtutor.userdirs import cache_dir
 
 MODEL_VERSION = "neurss-4"
 MAX_TOKENS = 64
@@ -128,10 +127,8 @@ def reference_context(sheet: TaskSheet) -> TaskContext:
 
 
 def default_cache_dir() -> Path:
-    """``$DEBUGTUTOR_CACHE_DIR/neurss`` when set, else the platform's user cache folder for debugtutor."""
-    override = os.environ.get("DEBUGTUTOR_CACHE_DIR")
-    base = Path(override).expanduser() if override else Path(platformdirs.user_cache_dir("debugtutor"))
-    return base / "neurss"
+    """``neurss/`` in the debugtutor cache folder (see :mod:`debugtutor.userdirs`)."""
+    return cache_dir("neurss")
 
 
 # ------------------------------------------------------------------------------------------ synthetic tasks
