@@ -22,7 +22,7 @@ from pathlib import Path
 from debugtutor.analysis.engine import AnalysisBudget, analyze
 from debugtutor.analysis.execution import split_unit_tests
 from debugtutor.sandbox import Status, run_python_tests
-from debugtutor.socratic.sections import SocraticSections, read_sections
+from debugtutor.formats.socratic_sections import SocraticSections, read_sections
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "socratic" / "v2_sigcse" / "train"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from debugtutor.analysis.engine import AnalysisBudget, analyze
+from debugtutor.formats.socratic_sections import read_sections
 from debugtutor.sandbox import Status, run_python_tests
-from debugtutor.socratic.sections import read_sections
 
 OFF_BY_ONE = """def fibonacci(n):
     if n <= 0:

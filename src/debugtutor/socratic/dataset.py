@@ -23,8 +23,8 @@ from pathlib import Path
 
 from debugtutor.console import log, warn
 from debugtutor.errors import InputError
+from debugtutor.formats.socratic_sections import recover_numbered_code, strip_line_numbers
 from debugtutor.socratic.dialogue import FILE_NAME, SocraticDialogue, format_dialogue_file, read_dialogue_file
-from debugtutor.socratic.sections import recover_numbered_code, strip_line_numbers
 
 _MARKERS = ("User:", "Assistant:", "<alt>", "<code>", "</code>")
 

@@ -3,7 +3,8 @@
 A file holds ``<problem>``, ``<bug_code>``, ``<bug_desc>``, ``<bug_fixes>``, ``<unit_tests>``, ``<stu_desc>`` and
 ``<dialogue>`` sections, each tag alone on its line. The buggy code carries an ``N.`` prefix on every line; it is
 stripped here (with the single space the annotation tool may have put after it) so the code runs as the student
-wrote it, indentation mistakes included. The dialogue itself is parsed elsewhere in the arena.
+wrote it, indentation mistakes included. The dialogue itself is parsed by the Socratic arena
+(:mod:`debugtutor.socratic.dialogue`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from debugtutor.errors import InputError
-from debugtutor.socratic.sections import parse_sections, read_sections, strip_line_numbers
+from debugtutor.formats.socratic_sections import parse_sections, read_sections, strip_line_numbers
 
 SAMPLE = """\ufeff<problem>
 Write `double(x)`.
