@@ -18,11 +18,12 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from debugtutor.analysis.engine import AnalysisBudget, analyze
 from debugtutor.analysis.execution import split_unit_tests
-from debugtutor.sandbox import Status, run_python_tests
 from debugtutor.formats.socratic_sections import SocraticSections, read_sections
+from debugtutor.sandbox import Status, run_python_tests
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "socratic" / "v2_sigcse" / "train"
@@ -74,7 +75,7 @@ def main() -> int:
         print(f"error: {args.data} is not a directory", file=sys.stderr)
         return 2
     bugs = distinct_bugs(args.data)[: args.max_items]
-    items = []
+    items: list[dict[str, Any]] = []
     for sections in bugs:
         split = split_unit_tests(sections.unit_tests)
         started = time.monotonic()

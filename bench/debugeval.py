@@ -32,7 +32,7 @@ def evaluate(folder: Path, runs: Path, tasks: list[str]) -> tuple[dict[str, obje
     items = build_items(load_records(folder), tasks=tasks, languages=["python"])  # type: ignore[arg-type]
     task = make_task(items, OfflineSolver(), solver_name="offline", tasks=tasks, data=folder)  # type: ignore[arg-type]
     started = time.perf_counter()
-    result = run_task(task, runs_dir=runs, concurrency=8, report=False, argv=["bench/debugeval.py"])
+    result = run_task(task, runs_dir=runs, concurrency=8, argv=["bench/debugeval.py"])
     return result.summary.get("task_metrics", {}), time.perf_counter() - started, len(items)
 
 

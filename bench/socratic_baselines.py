@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         source = "offline instructor, fresh run"
         with tempfile.TemporaryDirectory() as runs_dir:
             task = build_eval_task(examples, get_instructor("offline"), metrics=metrics, data=args.data)
-            run = run_task(task, runs_dir=Path(runs_dir), report=False)
+            run = run_task(task, runs_dir=Path(runs_dir))
             result = dict(run.summary["task_metrics"])
     seconds = time.perf_counter() - started
     report: dict[str, Any] = {

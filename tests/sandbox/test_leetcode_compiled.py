@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from debugtutor.sandbox import LeetCodeCall, Limits, Status, run_leetcode
@@ -38,7 +40,7 @@ JAVA = {
     "        for (int j = 0; j < g[0].length; j++) { List<Integer> row = new ArrayList<>();"
     " for (int[] r : g) row.add(r[j]); t.add(row); }\n        return t;\n    }\n}\n",
 }
-CALLS = {
+CALLS: dict[str, list[tuple[dict[str, Any], Any]]] = {
     "total": [({"nums": [1, 2, 3]}, 6), ({"nums": []}, 0), ({"nums": [2000000000, 2000000000]}, 4000000000)],
     "flip": [({"s": "abc"}, "cba"), ({"s": 'a"b\\'}, '\\b"a')],
     "reverseList": [({"head": [1, 2, 3]}, [3, 2, 1]), ({"head": []}, [])],

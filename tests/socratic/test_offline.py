@@ -3,6 +3,8 @@ question; keyword templates match whole words only; and it filters by visible co
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from debugtutor.socratic.offline import (
@@ -22,7 +24,7 @@ DESC = "On line 3, `range(1, n)` stops before `n`, so `n` is never added to `tot
 WALK = "walk me through your code"
 
 
-def state(text: str, *, code: str = BUGGY, turn: int = 2, desc: str = DESC, **kw: object) -> TutoringState:
+def state(text: str, *, code: str = BUGGY, turn: int = 2, desc: str = DESC, **kw: Any) -> TutoringState:
     return TutoringState(
         problem=PROBLEM,
         code=code,
@@ -31,11 +33,11 @@ def state(text: str, *, code: str = BUGGY, turn: int = 2, desc: str = DESC, **kw
         turn_index=turn,
         bug_desc=desc,
         original_code=BUGGY,
-        **kw,  # type: ignore[arg-type]
+        **kw,
     )
 
 
-def said(text: str, **kw: object) -> list[str]:
+def said(text: str, **kw: Any) -> list[str]:
     return OfflineInstructor(max_utterances=6).respond(state(text, **kw))
 
 

@@ -76,7 +76,7 @@ class _Cheater:
     when asked about ``target``, setting "b" only elsewhere (so choosing on the other tasks always picks wrong)."""
 
     name = "cheater"
-    settings = ("a", "b")
+    settings: tuple[str, ...] = ("a", "b")
     reads_true_type = False
 
     def __init__(self, family: TaskFamily, target: str) -> None:

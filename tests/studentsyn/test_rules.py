@@ -8,6 +8,7 @@ import random
 import pytest
 
 from debugtutor.maze import MazeTask, Program, compact, execute, parse_compact
+from debugtutor.maze.ast import Stmt
 from debugtutor.studentsyn import TaskFamily, rule_for, task_context
 from debugtutor.studentsyn.rules import (
     SLIP,
@@ -51,7 +52,7 @@ def test_behaviour_descriptions_map_to_families(description: str, rule: str) -> 
     assert rule_for(description).name == rule
 
 
-def _path(program: str) -> tuple[object, ...]:
+def _path(program: str) -> tuple[Stmt, ...]:
     return parse_compact(program).body
 
 

@@ -7,6 +7,8 @@ follows the benchmark's Hour-of-Code semantics, and :func:`solve` finds a smalle
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from debugtutor.maze.ast import (
     ACTIONS,
     Condition,
@@ -77,6 +79,10 @@ __all__ = [
     "token_sequence",
     "write_program",
 ]
+
+
+if TYPE_CHECKING:  # (at run time they load on first use: see __getattr__)
+    from debugtutor.maze.render import render_png, render_svg
 
 
 def __getattr__(name: str) -> object:
