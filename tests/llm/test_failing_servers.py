@@ -88,3 +88,18 @@ def test_the_base_url_from_the_environment_is_part_of_the_spec(
     assert backend.spec == f"openai:m@{loopback.base_url}"
     monkeypatch.delenv("OPENAI_BASE_URL")
     assert get_model("openai:m").spec == "openai:m"
+
+
+def test_calls_still_waiting_are_stopped_when_the_breaker_opens(loopback_factory: ServerFactory) -> None:
+    # Two calls fail at once; three more hang. Once the breaker opens the hanging three stop too, instead of each
+    # waiting out its own timeout (10 s here).
+    broken, hang = Fault(kind="server_error"), Fault(kind="hang", hang_s=30.0)
+    server = loopback_factory(faults=FaultPlan(by_request={1: broken, 2: broken, 3: hang, 4: hang, 5: hang}))
+    backend = get_model(
+        f"openai:m@{server.base_url}", max_retries=0, timeout_s=10.0, stop_after_failures=2, cache=False
+    )
+    started = time.monotonic()
+    results = backend.generate_batch_sync([(f"q{i}", None) for i in range(5)], concurrency=5)
+    assert time.monotonic() - started < 5.0
+    assert all(isinstance(result, ModelError) for result in results)
+    assert sum(isinstance(result, ModelUnavailableError) for result in results) == 3
