@@ -37,7 +37,7 @@ _GROUPS: list[tuple[str, str]] = [
     ("studentsyn", "studentsyn"),
     ("debugeval", "debugeval"),
 ]
-_COMMAND_MODULES: list[str] = ["analyze", "tutor", "demo"]
+_COMMAND_MODULES: list[str] = ["analyze", "tutor", "serve", "demo"]
 
 
 def _version_callback(value: bool) -> None:
