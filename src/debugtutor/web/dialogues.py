@@ -388,8 +388,7 @@ class DialogueStore:
         text = "\n".join(body).rstrip("\n") + "\n</dialogue>\n"
         prefix = f"{match['problem_id']}_{match['bug_id']}_{match['name']}_conversational_thread_"
         taken = {row["name"] for row in self.db.read(
-            "SELECT name FROM dialogues WHERE collection_id = ? AND name LIKE ?",
-            (source["collection_id"], prefix.replace("_", r"\_") + "%"))}  # fmt: skip
+            "SELECT name FROM dialogues WHERE collection_id = ?", (source["collection_id"],))}  # fmt: skip
         number = 1
         while f"{prefix}{number}" in taken:
             number += 1

@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS login_sessions (
     id_hash TEXT PRIMARY KEY, user_name TEXT NOT NULL, role TEXT NOT NULL, created_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tutor_sessions (
     id TEXT PRIMARY KEY, owner TEXT NOT NULL, title TEXT NOT NULL, problem TEXT NOT NULL, unit_tests TEXT NOT NULL,
-    original_code TEXT NOT NULL, code TEXT NOT NULL, model TEXT, turns TEXT NOT NULL DEFAULT '[]',
+    original_code TEXT NOT NULL, code TEXT NOT NULL, seen_code TEXT, model TEXT, turns TEXT NOT NULL DEFAULT '[]',
     blocked TEXT NOT NULL DEFAULT '[]', solved INTEGER NOT NULL DEFAULT 0, passing INTEGER, total INTEGER,
     created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS collections (

@@ -1,7 +1,8 @@
 """Tutoring sessions of the web app: the Socratic arena's live tutor, kept in the database so sessions resume.
 
-A session's state (problem, tests, the student's first and current code, the turns so far) is written to SQLite after
-every change; the live :class:`~debugtutor.socratic.tutor.TutorSession` is rebuilt from it when the server restarts.
+A session's state (problem, tests, the student's first and current code, the code the tutor last saw, the turns so
+far) is written to SQLite after every change; the live :class:`~debugtutor.socratic.tutor.TutorSession` is rebuilt
+from it when the server restarts, so an edit made before the restart still counts as an edit at the next turn.
 The tutor reads the student's program from a file, so each session has one under ``DATA/tutor/<id>/``; the editor's
 code is written there before every turn, which is how the instructor sees the code after each edit. Tests run only
 in the sandbox (the tutor's analysis engine and the "Run tests" button both go through it).
@@ -161,8 +162,9 @@ class TutorService:
             repair_seconds=self.ctx.config.repair_seconds,
         )
         session.start()
-        if record["code"] != record["original_code"]:
-            path.write_text(record["code"], encoding="utf-8")
+        seen = record["seen_code"]
+        if seen is not None and seen != record["original_code"]:
+            path.write_text(seen, encoding="utf-8")
             session.check_for_edit()
         session.turns = [_turn_from_json(turn) for turn in record["turns"]]
         session.blocked = list(record["blocked"])
@@ -225,21 +227,22 @@ class TutorService:
         """The student's message (with the editor's code): the tutor's one reply, recorded durably."""
         if len(text) > MAX_MESSAGE_CHARS:
             raise InputError(f"the message is longer than {MAX_MESSAGE_CHARS} characters", field="text")
-        if code is not None:
-            self.save_code(session_id, user, code)
+        if code is not None and len(code) > MAX_CODE_CHARS:
+            raise InputError(f"the code is longer than {MAX_CODE_CHARS} characters", field="code")
         record = self.record(session_id, user)
-        live = self._live_session(record)
+        live = self._live_session(record)  # rebuilt as the tutor last saw it
+        current = code.rstrip("\n") if code is not None else record["code"]
         with live.lock:
             session = live.session
-            session.code_path.write_text(record["code"], encoding="utf-8")
+            session.code_path.write_text(current, encoding="utf-8")
             utterance = session.reply(text)
             diagnosis = session.diagnosis
             turns = [_turn_json(turn) for turn in session.turns]
             with self.ctx.db.write() as conn:
                 conn.execute(
-                    "UPDATE tutor_sessions SET turns = ?, blocked = ?, solved = ?, passing = ?, total = ?, "
-                    "updated_at = ? WHERE id = ?",
-                    (json.dumps(turns), json.dumps(session.blocked), int(session.finished),
+                    "UPDATE tutor_sessions SET code = ?, seen_code = ?, turns = ?, blocked = ?, solved = ?, "
+                    "passing = ?, total = ?, updated_at = ? WHERE id = ?",
+                    (current, session.code, json.dumps(turns), json.dumps(session.blocked), int(session.finished),
                      diagnosis.passing if diagnosis else None, diagnosis.total if diagnosis else None, now(),
                      session_id),
                 )  # fmt: skip
