@@ -56,7 +56,10 @@ def create_app(config: WebConfig) -> Any:  # noqa: C901 (one small closure per r
     fastapi = require("fastapi", feature="the web app", extra="web")
     responses = require("fastapi.responses", feature="the web app", extra="web")
     staticfiles = require("fastapi.staticfiles", feature="the web app", extra="web")
-    require("multipart", feature="the web app's forms", extra="web", package="python-multipart")
+    try:  # python-multipart names its module python_multipart since 0.0.13, multipart before
+        require("python_multipart", feature="the web app's forms", extra="web", package="python-multipart")
+    except DebugtutorError:
+        require("multipart", feature="the web app's forms", extra="web", package="python-multipart")
 
     ctx = AppContext(config, open_database(config))
 
