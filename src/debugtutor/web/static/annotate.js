@@ -46,6 +46,12 @@ dt.page("annotate-edit", function () {
     document.getElementById("version").textContent = "version " + v;
   }
   function dirty() { return cm.getValue() !== saved; }
+  function remember(v, what) {
+    var who = document.querySelector("header .who span");
+    var body = document.querySelector("#history tbody");
+    body.insertBefore(dt.el("tr", {}, dt.el("td", { text: String(v) }), dt.el("td", { text: who ? who.textContent : "" }),
+      dt.el("td", { text: "just now" }), dt.el("td", { text: what })), body.firstChild);
+  }
   function showDirty() { saveState.textContent = dirty() ? "unsaved changes" : "saved"; }
 
   async function check() {
@@ -112,6 +118,7 @@ dt.page("annotate-edit", function () {
     saved = text;
     setVersion(result.data.version);
     saveState.textContent = result.data.changed ? "saved as version " + result.data.version : "no changes to save";
+    if (result.data.changed) remember(result.data.version, "edited");
   }
   document.getElementById("save").addEventListener("click", save);
 
@@ -124,6 +131,7 @@ dt.page("annotate-edit", function () {
     cm.setValue(result.data.text);
     setVersion(result.data.version);
     saveState.textContent = "restored the previous version (saved as version " + result.data.version + ")";
+    remember(result.data.version, "undo");
   });
 
   document.getElementById("thread").addEventListener("click", async function () {
