@@ -41,7 +41,10 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("analyze", "Analyze a Python program: static checks, tests, fault localization, repairs."),
     "tutor": ("tutor", "Tutor a student live in the terminal (offline instructor or any model)."),
     "demo": ("demo", "Run the offline engine on the built-in sample data: no model, no network, no downloads."),
+    "serve": ("serve", "The web app: tutor, dialogue annotation, manual evaluation, expert ratings, runs."),
+    "web-users": ("serve", "Users of the web app and their login tokens: add, list, revoke."),
 }
+_TOP_LEVEL_COMMANDS = {"analyze", "tutor", "demo", "serve"}  # the others are command groups
 _ROOT_FLAGS = {"--debug", "--quiet", "-q", "--version", "--help"}
 
 
@@ -90,8 +93,8 @@ def _prepare(args: list[str]) -> None:
         else:
             module.register(app)
     else:
-        for command, (module_name, help_text) in _COMMANDS.items():
-            if module_name in ("analyze", "tutor", "demo"):
+        for command, (_, help_text) in _COMMANDS.items():
+            if command in _TOP_LEVEL_COMMANDS:
                 app.command(command, help=help_text, add_help_option=False)(_stand_in)
             else:
                 app.add_typer(typer.Typer(help=help_text), name=command)
