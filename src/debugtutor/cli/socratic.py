@@ -287,6 +287,7 @@ def eval_command(
         "run_id": run.run_id,
         "run_dir": str(run.run_dir),
         "status": run.status,
+        "stop_reason": run.summary.get("stop_reason"),
         "instructor": chosen.name,
         "model": task.model_spec,
         "data": str(folder),
