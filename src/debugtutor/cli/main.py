@@ -147,7 +147,11 @@ def main(argv: list[str] | None = None) -> None:
         stderr.print("aborted")
         sys.exit(130)
     except _ClickException as exc:
-        exc.show(file=sys.stderr)  # type: ignore[attr-defined]
+        show = getattr(exc, "show", None)  # (click's exceptions print themselves, usage line included)
+        if callable(show):
+            show(file=sys.stderr)
+        else:
+            stderr.print(f"error: {escape(str(exc))}", highlight=False)
         sys.exit(2 if isinstance(exc, _UsageError) else getattr(exc, "exit_code", 1))
     except DebugtutorError as exc:
         if state.debug:

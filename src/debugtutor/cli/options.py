@@ -14,6 +14,7 @@ from typing import Annotated, Any, Optional, TypeVar
 
 import typer
 
+from debugtutor.errors import InputError
 from debugtutor.llm import ModelBackend, get_model
 from debugtutor.llm.cache import CachePolicy
 from debugtutor.runs.cli_options import with_option_group
@@ -82,6 +83,16 @@ _MODEL_OPTIONS: list[tuple[str, Any, Any]] = [
 ]
 
 CommandT = TypeVar("CommandT", bound=Callable[..., Any])
+ChoiceT = TypeVar("ChoiceT", bound=str)
+
+
+def one_of(value: str, choices: tuple[ChoiceT, ...], *, option: str) -> ChoiceT:
+    """``value`` as one of ``choices`` (a tuple of literals, so the result keeps their type), or the one-line
+    InputError naming the option and the choices."""
+    for choice in choices:
+        if value == choice:
+            return choice
+    raise InputError(f"unknown value {value!r}", field=option, hint=" or ".join(choices))
 
 
 def with_model_options(command: CommandT) -> CommandT:

@@ -21,7 +21,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from debugtutor.cli.options import ModelOptions, with_model_options
+from debugtutor.cli.options import ModelOptions, one_of, with_model_options
 from debugtutor.console import emit_json, log, state, stdout, warn
 from debugtutor.errors import InputError
 from debugtutor.runs.cli_options import RunOptions, with_run_options
@@ -35,7 +35,7 @@ from debugtutor.socratic.evaluation import (
     read_predictions,
     score_predictions,
 )
-from debugtutor.socratic.instructors import INSTRUCTOR_NAMES, get_instructor
+from debugtutor.socratic.instructors import INSTRUCTOR_NAMES, PARSE_MODES, get_instructor
 from debugtutor.socratic.prompts import PROMPT_STYLES, PromptStyle
 
 app = typer.Typer(help="The Socratic Debugging Benchmark: statistics, evaluation and scoring.", no_args_is_help=True)
@@ -233,8 +233,7 @@ def eval_command(
     from debugtutor.socratic.evaluation import build_eval_task
 
     _check_parser(parser)
-    if list_parser not in ("robust", "original"):
-        raise InputError(f"unknown list parser {list_parser!r}", field="list-parser", hint="robust or original")
+    parse_mode = one_of(list_parser, PARSE_MODES, option="--list-parser")
     if prompt not in PROMPT_STYLES:
         raise InputError(f"unknown prompt layout {prompt!r}", field="prompt", hint=" or ".join(PROMPT_STYLES))
     metric_names = parse_metric_names(metrics)
@@ -251,7 +250,7 @@ def eval_command(
     chosen = get_instructor(
         instructor,
         backend,
-        parse_mode=list_parser,  # type: ignore[arg-type]
+        parse_mode=parse_mode,
         style=prompt,
     )
     task = build_eval_task(

@@ -25,7 +25,7 @@ from typing import Literal, Protocol
 from debugtutor.analysis.engine import AnalysisBudget, AnalysisReport, aanalyze
 from debugtutor.analysis.execution import split_unit_tests
 from debugtutor.errors import InputError
-from debugtutor.llm import ChatMessage, GenerationSettings, ModelBackend, ModelResponse, get_model
+from debugtutor.llm import ChatMessage, GenerationSettings, ModelBackend, ModelResponse
 from debugtutor.socratic.dataset import EvaluationExample
 from debugtutor.socratic.offline import OfflineInstructor, TutoringState
 from debugtutor.socratic.prompts import (
@@ -39,6 +39,7 @@ from debugtutor.socratic.utterances import parse_utterance_list
 
 ModelMode = Literal["zero-shot", "single", "cot", "cot-as-coded"]
 ParseMode = Literal["robust", "original"]
+PARSE_MODES: tuple[ParseMode, ...] = ("robust", "original")
 
 INSTRUCTOR_NAMES: tuple[str, ...] = (
     "offline",
@@ -332,7 +333,7 @@ def _model_mode(name: str) -> tuple[ModelMode, bool]:
 
 def get_instructor(
     name: str,
-    model: ModelBackend | str | None = None,
+    model: ModelBackend | None = None,
     *,
     parse_mode: ParseMode = "robust",
     max_utterances: int = 3,
@@ -349,9 +350,8 @@ def get_instructor(
             field="model",
             hint="pass --model SPEC (e.g. openai:gpt-4o-mini or scripted:FILE.json), or use --instructor offline",
         )
-    backend = get_model(model) if isinstance(model, str) else model
     mode, grounded = _model_mode(name)
-    return ModelInstructor(backend, mode=mode, grounded=grounded, parse_mode=parse_mode, style=style)
+    return ModelInstructor(model, mode=mode, grounded=grounded, parse_mode=parse_mode, style=style)
 
 
 async def preview_prompts(

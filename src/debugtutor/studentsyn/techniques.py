@@ -22,13 +22,16 @@ question without options).
 from __future__ import annotations
 
 import math
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from debugtutor.errors import InputError
 from debugtutor.maze import Program, compact
 from debugtutor.studentsyn.distances import DistanceKind, program_distance, token_edit_distance
 from debugtutor.studentsyn.questions import FamilyBrief, Question, TaskSheet, choose
 from debugtutor.studentsyn.rules import BehaviourModel, TaskContext, background_model, behaviour_model, task_context
+
+if TYPE_CHECKING:  # (the llm package is loaded only for llmss)
+    from debugtutor.llm import ModelBackend
 
 DEFAULT_SETTING = "default"
 
@@ -239,9 +242,9 @@ class BehaviourEditsOracleType(BehaviourEdits):
 
 
 def make_technique(
-    name: str, *, seed: int = 0, model: str | None = None, distance: DistanceKind = "tokens"
+    name: str, *, seed: int = 0, model: ModelBackend | None = None, distance: DistanceKind = "tokens"
 ) -> Technique:
-    """The technique called ``name`` (see :data:`TECHNIQUES`)."""
+    """The technique called ``name`` (see :data:`TECHNIQUES`); ``model`` is the back-end of ``llmss``."""
     if name == "randd":
         return RandD(seed)
     if name == "editd":
