@@ -90,7 +90,7 @@ def eval_command(
     data: Annotated[
         Optional[Path],  # noqa: UP045 - Typer reads this annotation at run time on Python 3.10
         typer.Option(
-            "--data", help="A folder from 'debugeval build' or DebugEval's own data [default: built-in sample]."
+            "--data", help="A folder from 'debugeval build' or DebugEval's own data \\[default: built-in sample]."
         ),
     ] = None,
     task: Annotated[str, typer.Option("--task", help="A task name or all.")] = "all",

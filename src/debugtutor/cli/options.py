@@ -27,7 +27,7 @@ TimeoutOption = Annotated[
         min=0.001,
         metavar="SECONDS",
         help="Seconds one model call may take before it counts as failed and is retried "
-        "[default: $DEBUGTUTOR_MODEL_TIMEOUT or 60].",
+        "\\[default: $DEBUGTUTOR_MODEL_TIMEOUT or 60].",
         show_default=False,
     ),
 ]
@@ -37,18 +37,18 @@ MaxRetriesOption = Annotated[
         "--max-retries",
         min=0,
         help="Retries of a failed model call (429, 5xx, timeouts, refused connections) "
-        "[default: $DEBUGTUTOR_MODEL_MAX_RETRIES or 3].",
+        "\\[default: $DEBUGTUTOR_MODEL_MAX_RETRIES or 3].",
         show_default=False,
     ),
 ]
 MaxTokensOption = Annotated[
     Optional[int],  # noqa: UP045
-    typer.Option("--max-tokens", min=1, help="Upper bound on generated tokens per completion [default: the task's].",
+    typer.Option("--max-tokens", min=1, help="Upper bound on generated tokens per completion \\[default: the task's].",
                  show_default=False),
 ]  # fmt: skip
 TemperatureOption = Annotated[
     Optional[float],  # noqa: UP045
-    typer.Option("--temperature", min=0.0, max=2.0, help="Sampling temperature, 0 is greedy [default: the task's].",
+    typer.Option("--temperature", min=0.0, max=2.0, help="Sampling temperature, 0 is greedy \\[default: the task's].",
                  show_default=False),
 ]  # fmt: skip
 

@@ -31,7 +31,7 @@ def serve_command(
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on.")] = 8000,
     runs_dir: Annotated[
         Optional[Path],  # noqa: UP045 - Typer evaluates annotations at run time, on Python 3.10 too
-        typer.Option("--runs-dir", help="Folder of run records [default: $DEBUGTUTOR_RUNS_DIR or ./runs]."),
+        typer.Option("--runs-dir", help="Folder of run records \\[default: $DEBUGTUTOR_RUNS_DIR or ./runs]."),
     ] = None,
     model: Annotated[
         Optional[list[str]],  # noqa: UP045

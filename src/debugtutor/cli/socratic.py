@@ -43,7 +43,7 @@ app = typer.Typer(help="The Socratic Debugging Benchmark: statistics, evaluation
 # Optional[...] rather than "X | None": Typer evaluates these annotations at run time, on Python 3.10 too.
 DataOption = Annotated[
     Optional[Path],  # noqa: UP045
-    typer.Option("--data", help="Folder of benchmark .txt files [default: the built-in sample].", show_default=False),
+    typer.Option("--data", help="Folder of benchmark .txt files \\[default: the built-in sample].", show_default=False),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 MetricsOption = Annotated[
@@ -55,7 +55,7 @@ ParserOption = Annotated[
 ]
 BertModelOption = Annotated[
     Optional[str],  # noqa: UP045
-    typer.Option("--bertscore-model", help="Local model path for BERTScore [default: the bundled MiniLM]."),
+    typer.Option("--bertscore-model", help="Local model path for BERTScore \\[default: the bundled MiniLM]."),
 ]
 
 
@@ -303,7 +303,7 @@ def eval_command(
 @app.command("score")
 def score_command(
     predictions: Annotated[
-        Path, typer.Option("--predictions", help='JSONL of {"id": example id, "predictions": [utterances]}.')
+        Path, typer.Option("--predictions", help='JSONL of {"id": example id, "predictions": \\[utterances]}.')
     ],
     data: DataOption = None,
     metrics: MetricsOption = "rougeL,bleu4,bertscore",

@@ -394,7 +394,7 @@ def generate_command(
 
 @app.command("rate")
 def rate_command(
-    ratings: Path = typer.Option(..., "--ratings", help="JSONL: {scenario, rank, rater, score 1-4[, technique]}."),
+    ratings: Path = typer.Option(..., "--ratings", help="JSONL: {scenario, rank, rater, score 1-4\\[, technique]}."),
     gallery: Path | None = typer.Option(None, "--gallery", help="Gallery folder, to check scenario ids."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:

@@ -35,7 +35,7 @@ from debugtutor.runs._task import EvalTask
 RunsDirOption = Annotated[
     Optional[Path],  # noqa: UP045
     typer.Option(
-        "--runs-dir", help="Folder of run records [default: $DEBUGTUTOR_RUNS_DIR or ./runs].", show_default=False
+        "--runs-dir", help="Folder of run records \\[default: $DEBUGTUTOR_RUNS_DIR or ./runs].", show_default=False
     ),
 ]
 ResumeOption = Annotated[
