@@ -12,6 +12,9 @@ import math
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
+
+ItemT = TypeVar("ItemT", bound=Hashable)  # what is labelled: any hashable id
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ def fleiss_kappa(units: Sequence[Sequence[Hashable]]) -> KappaResult:
     return KappaResult(kappa, len(rated), observed, expected)
 
 
-def pairwise_cohen(labels: Mapping[str, Mapping[Hashable, Hashable]]) -> dict[tuple[str, str], KappaResult]:
+def pairwise_cohen(labels: Mapping[str, Mapping[ItemT, Hashable]]) -> dict[tuple[str, str], KappaResult]:
     """Cohen's kappa of every pair of annotators over the units both labelled; ``labels[annotator][unit]``."""
     names = sorted(labels)
     out: dict[tuple[str, str], KappaResult] = {}
@@ -80,7 +83,7 @@ def pairwise_cohen(labels: Mapping[str, Mapping[Hashable, Hashable]]) -> dict[tu
     return out
 
 
-def fleiss_over_common(labels: Mapping[str, Mapping[Hashable, Hashable]]) -> KappaResult:
+def fleiss_over_common(labels: Mapping[str, Mapping[ItemT, Hashable]]) -> KappaResult:
     """Fleiss' kappa over the units every annotator labelled (NaN with fewer than two annotators)."""
     names = sorted(labels)
     if len(names) < 2:
