@@ -22,10 +22,11 @@ question without options).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from debugtutor.errors import InputError
 from debugtutor.maze import Program, compact
+from debugtutor.runs import Registry
 from debugtutor.studentsyn.distances import DistanceKind, program_distance, token_edit_distance
 from debugtutor.studentsyn.questions import FamilyBrief, Question, TaskSheet, choose
 from debugtutor.studentsyn.rules import BehaviourModel, TaskContext, background_model, behaviour_model, task_context
@@ -241,58 +242,80 @@ class BehaviourEditsOracleType(BehaviourEdits):
         return question.revealed_type
 
 
+TECHNIQUES: Registry[Technique] = Registry("technique")
+"""Every technique by name; :func:`make_technique` builds one (options: ``seed``, ``model``, ``distance``)."""
+
+
+@TECHNIQUES.register("randd", help="a random option (the trivial baseline)", display="RandD")
+def _randd(*, seed: int = 0, **_: Any) -> Technique:
+    return RandD(seed)
+
+
+@TECHNIQUES.register("editd", help="the option closest to the reference attempt by edit distance", display="EditD")
+def _editd(*, distance: DistanceKind = "tokens", **_: Any) -> Technique:
+    return EditD(distance)
+
+
+@TECHNIQUES.register(
+    "editembd",
+    help="EditD in a learned embedding, trained on generated codes",
+    display="EditEmbD (ours, synthetic codes)",
+)
+def _editembd(*, seed: int = 0, **_: Any) -> Technique:
+    return EditEmbD(seed)
+
+
+@TECHNIQUES.register(
+    "symss-original", help="the paper's SymSS, re-implemented from its code", display="SymSS (original code)"
+)
+def _symss_original(**_: Any) -> Technique:
+    from debugtutor.studentsyn.symss_original import SymSSOriginal
+
+    return SymSSOriginal()
+
+
+@TECHNIQUES.register(
+    "behaviour-edits", help="this project's behaviour edit families, type inferred", display="Behaviour edits (ours)"
+)
+def _behaviour_edits(**_: Any) -> Technique:
+    return BehaviourEdits()
+
+
+@TECHNIQUES.register(
+    "behaviour-edits-oracle-type",
+    help="behaviour edits told the true student type (an upper bound, not a method)",
+    display="Behaviour edits, oracle type (ours)",
+)
+def _behaviour_edits_oracle(**_: Any) -> Technique:
+    return BehaviourEditsOracleType()
+
+
+@TECHNIQUES.register(
+    "neurss", help="a neural synthesizer trained on synthetic students", display="NeurSS (ours, synthetic students)"
+)
+def _neurss(*, seed: int = 0, **_: Any) -> Technique:
+    from debugtutor.studentsyn.neurss import NeurSS, NeurSSConfig
+
+    return NeurSS(NeurSSConfig(seed=seed))
+
+
+@TECHNIQUES.register("llmss", help="a language model prompted with the student's attempt", display="LLM-SS")
+def _llmss(*, model: ModelBackend | None = None, **_: Any) -> Technique:
+    from debugtutor.studentsyn.llmss import LLMSS
+
+    if not model:
+        raise InputError("llmss needs a model", field="--model", hint="for example --model scripted:answers.json")
+    return LLMSS(model)
+
+
+TECHNIQUES.renamed("symss", "SymSS is now 'symss-original' (the paper's code); our rules are 'behaviour-edits'")
+TECHNIQUES.renamed("symss-infer", "SymSS is now 'symss-original' (the paper's code); our rules are 'behaviour-edits'")
+NON_LLM_TECHNIQUES = tuple(name for name in TECHNIQUES if name != "llmss")
+DISPLAY_NAMES = {name: TECHNIQUES.display(name) for name in TECHNIQUES}
+
+
 def make_technique(
     name: str, *, seed: int = 0, model: ModelBackend | None = None, distance: DistanceKind = "tokens"
 ) -> Technique:
     """The technique called ``name`` (see :data:`TECHNIQUES`); ``model`` is the back-end of ``llmss``."""
-    if name == "randd":
-        return RandD(seed)
-    if name == "editd":
-        return EditD(distance)
-    if name == "editembd":
-        return EditEmbD(seed)
-    if name == "symss-original":
-        from debugtutor.studentsyn.symss_original import SymSSOriginal
-
-        return SymSSOriginal()
-    if name == "behaviour-edits":
-        return BehaviourEdits()
-    if name == "behaviour-edits-oracle-type":
-        return BehaviourEditsOracleType()
-    if name == "neurss":
-        from debugtutor.studentsyn.neurss import NeurSS, NeurSSConfig
-
-        return NeurSS(NeurSSConfig(seed=seed))
-    if name == "llmss":
-        from debugtutor.studentsyn.llmss import LLMSS
-
-        if not model:
-            raise InputError("llmss needs a model", field="--model", hint="for example --model scripted:answers.json")
-        return LLMSS(model)
-    hint = ", ".join(TECHNIQUES)
-    if name in ("symss", "symss-infer"):
-        hint = "SymSS is now 'symss-original' (the paper's code); our rules are 'behaviour-edits'"
-    raise InputError(f"unknown technique '{name}'", field="--technique", hint=hint)
-
-
-TECHNIQUES = (
-    "randd",
-    "editd",
-    "editembd",
-    "symss-original",
-    "behaviour-edits",
-    "behaviour-edits-oracle-type",
-    "neurss",
-    "llmss",
-)
-NON_LLM_TECHNIQUES = tuple(t for t in TECHNIQUES if t != "llmss")
-DISPLAY_NAMES = {
-    "randd": "RandD",
-    "editd": "EditD",
-    "editembd": "EditEmbD (ours, synthetic codes)",
-    "symss-original": "SymSS (original code)",
-    "behaviour-edits": "Behaviour edits (ours)",
-    "behaviour-edits-oracle-type": "Behaviour edits, oracle type (ours)",
-    "neurss": "NeurSS (ours, synthetic students)",
-    "llmss": "LLM-SS",
-}
+    return TECHNIQUES.create(name, seed=seed, model=model, distance=distance)
