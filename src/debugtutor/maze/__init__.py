@@ -1,6 +1,7 @@
 """The Hour-of-Code Maze world: tasks, the block language, its JSON and text forms, an emulator, a solver, pictures.
 
-This is an arena-level library that :mod:`debugtutor.studentsyn` builds on; it imports no other arena. Tasks and
+A foundation (a world, not an arena): :mod:`debugtutor.studentsyn` and the web app's rating pages build on it, and
+it imports no arena. Tasks and
 programs are read in the StudentSyn benchmark's formats exactly (``*_task.txt`` grids, JSON ASTs), the emulator
 follows the benchmark's Hour-of-Code semantics, and :func:`solve` finds a smallest program by enumerative search.
 """
