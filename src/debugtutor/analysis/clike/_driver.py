@@ -1,0 +1,300 @@
+"""Runs inside the sandbox (as ``main.py``, system Python, no debugtutor): compiles a batch of C++ or Java program
+variants with as few compiler starts as it can, runs the ones that compiled on every call, prints one JSON line.
+
+``job.json`` (written by ``harness.py``) holds the pieces. C++: one translation unit; each variant is a block in its
+own namespace whose lines the compiler reports under the variant's own file name (``#line``), so a failed compile
+names the variants at fault; they are dropped and the rest compiled again. Java: each variant is a package of its
+own; one ``javac`` run compiles them all, variants with errors are dropped and the rest compiled again. The compiled
+batch then runs every variant's calls (C++: one forked child per variant, restarted after a crash; Java: one JVM
+that is restarted after a call that overran its time) and reports the calls' results in ``dt_results.txt``.
+"""
+
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+
+MARKER = "@@debugtutor-clike@@"
+STACK_BYTES = 512 * 1024 * 1024
+CPP_MESSAGE = re.compile(r"^(dt_[cr](\d+)):(\d+):(?:(\d+):)? (error|warning|fatal error): (.*)$")
+JAVA_MESSAGE = re.compile(r"^(?:\./)?dt_c(\d+)/(Solution|DtCalls)\.java:(\d+): (error|warning): (.*)$")
+GLOBAL_MESSAGE = re.compile(r"^(\S+?):(\d+):(?:(\d+):)? (error|fatal error): (.*)$")
+
+
+def big_stack():
+    # deep recursion is normal in these solutions; the stack only costs what it uses
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        want = STACK_BYTES if hard == resource.RLIM_INFINITY else min(hard, STACK_BYTES)
+        resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
+    except (ValueError, OSError):
+        pass
+
+
+def run(argv, timeout):
+    started = time.monotonic()
+    try:
+        done = subprocess.run(
+            argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=timeout
+        )
+        output = done.stdout.decode("utf-8", "replace")
+        code = done.returncode
+    except subprocess.TimeoutExpired as expired:
+        output = (expired.stdout or b"").decode("utf-8", "replace") + "\n(compiler timed out)"
+        code = -1
+    return code, output, time.monotonic() - started
+
+
+def cpp_messages(output):
+    """{variant id: [message]} and the errors no variant owns."""
+    owned, loose = {}, []
+    current = None
+    for line in output.splitlines():
+        found = CPP_MESSAGE.match(line)
+        if found:
+            ident = int(found.group(2))
+            current = {
+                "line": int(found.group(3)),
+                "column": int(found.group(4) or 0),
+                "severity": "warning" if found.group(5) == "warning" else "error",
+                "message": found.group(6).strip(),
+                "detail": "",
+                "in_harness": found.group(1).startswith("dt_r"),
+            }
+            owned.setdefault(ident, []).append(current)
+            continue
+        other = GLOBAL_MESSAGE.match(line)
+        if other:
+            loose.append(line.strip())
+            current = None
+            continue
+        if current is not None and ": note: " in line and len(current["detail"]) < 600:
+            current["detail"] += line.split(": note: ", 1)[1].strip() + "\n"
+    return owned, loose
+
+
+def java_messages(output):
+    owned, loose = {}, []
+    current = None
+    for line in output.splitlines():
+        found = JAVA_MESSAGE.match(line)
+        if found:
+            ident = int(found.group(1))
+            current = {
+                "line": int(found.group(3)),
+                "column": 0,
+                "severity": found.group(4),
+                "message": found.group(5).strip(),
+                "detail": "",
+                "in_harness": found.group(2) == "DtCalls",
+            }
+            owned.setdefault(ident, []).append(current)
+            continue
+        if re.match(r"^\S+\.java:\d+: error: ", line):
+            loose.append(line.strip())
+            current = None
+            continue
+        if current is not None:
+            stripped = line.strip()
+            if stripped.startswith(("symbol:", "location:", "required:", "found:", "reason:")):
+                current["detail"] += stripped + "\n"
+            elif stripped and set(stripped) == {"^"} and not current["column"]:
+                current["column"] = len(line) - len(line.lstrip()) + 1
+    return owned, loose
+
+
+def compile_cpp(job, alive, messages):
+    """Compile the variants in ``alive`` (dropping those that fail); returns the ids that compiled."""
+    rounds = 0
+    while alive and rounds < job["max_rounds"]:
+        rounds += 1
+        parts = [job["header"]]
+        parts += [job["blocks"][str(ident)] for ident in alive]
+        table = ", ".join(f"dt_run_{ident}" for ident in alive)
+        ids = ", ".join(str(ident) for ident in alive)
+        parts.append(f"\nstatic std::string (*dt_table[])(int) = {{{table}}};\nstatic const int dt_ids[] = {{{ids}}};\n")
+        parts.append(job["main"])
+        with open("main.cpp", "w") as handle:
+            handle.write("".join(parts))
+        code, output, seconds = run(job["compile"] + ["-o", "dt_batch", "main.cpp"], job["compile_timeout_s"])
+        job["compile_seconds"] += seconds
+        job["compiles"] += 1
+        owned, loose = cpp_messages(output)
+        for ident, found in owned.items():
+            if ident not in messages:
+                messages[ident] = found
+        failed = {ident for ident, found in owned.items() if any(m["severity"] == "error" for m in found)}
+        if code == 0:
+            return alive
+        if not failed & set(alive):
+            job["loose"] = (loose or [output.strip()[-1500:]])[:20]
+            return []
+        alive = [ident for ident in alive if ident not in failed]
+    return []
+
+
+def compile_java(job, alive, messages):
+    os.makedirs("classes", exist_ok=True)
+    for path, text in job["files"].items():
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with open(path, "w") as handle:
+            handle.write(text)
+    rounds = 0
+    runtime = [path for path in job["files"] if path.startswith("debugtutor_rt/")]
+    while alive and rounds < job["max_rounds"]:
+        rounds += 1
+        sources = list(runtime)
+        for ident in alive:
+            sources += [f"dt_c{ident}/Solution.java", f"dt_c{ident}/DtCalls.java"]
+        code, output, seconds = run(job["compile"] + ["-d", "classes"] + sources, job["compile_timeout_s"])
+        job["compile_seconds"] += seconds
+        job["compiles"] += 1
+        owned, loose = java_messages(output)
+        for ident, found in owned.items():
+            if ident not in messages:
+                messages[ident] = found
+        failed = {ident for ident, found in owned.items() if any(m["severity"] == "error" for m in found)}
+        if code == 0:
+            return alive
+        if not failed & set(alive):
+            job["loose"] = (loose or [output.strip()[-1500:]])[:20]
+            return []
+        alive = [ident for ident in alive if ident not in failed]
+    return []
+
+
+def read_results(path):
+    """(kind, variant id, test index, rest of the line) for every well-formed line of the results file."""
+    records = []
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return records
+    for raw in data.decode("utf-8", "replace").splitlines():
+        parts = raw.split(" ", 3)
+        if len(parts) < 3 or parts[0] not in ("T", "C", "E", "X", "K"):
+            continue
+        if not (parts[1].isdigit() and parts[2].isdigit()):
+            continue
+        records.append((parts[0], int(parts[1]), int(parts[2]), parts[3] if len(parts) > 3 else ""))
+    return records
+
+
+def stderr_head(ident, start):
+    try:
+        with open(f"dt_err_{ident}_{start}", "rb") as handle:
+            return handle.read(600).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def run_cpp(job, alive, deadline):
+    remaining = max(1.0, deadline - time.monotonic())
+    argv = ["./dt_batch", str(job["tests"]), str(int(job["per_test_s"] * 1e6)), str(job["wall_per_test_s"])]
+    try:
+        subprocess.run(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            timeout=remaining, preexec_fn=big_stack,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        job["run_timed_out"] = True
+
+
+def run_java(job, alive, deadline):
+    start_test = 0
+    queue = list(alive)
+    restarts = 0
+    while queue and time.monotonic() < deadline and restarts <= job["max_restarts"]:
+        remaining = max(1.0, deadline - time.monotonic())
+        argv = job["java"] + [
+            "-cp", "classes", "debugtutor_rt.Runner", str(job["tests"]), str(int(job["per_test_s"] * 1e6)),
+            str(job["wall_per_test_s"]), str(start_test), ",".join(str(ident) for ident in queue),
+        ]  # fmt: skip
+        try:
+            subprocess.run(
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=remaining
+            )
+        except subprocess.TimeoutExpired:
+            job["run_timed_out"] = True
+            return
+        # where did it stop? the last variant/test with a record
+        reached = {}
+        for _kind, ident, test, _rest in read_results("dt_results.txt"):
+            reached[ident] = max(reached.get(ident, -1), test)
+        finished = [ident for ident in queue if reached.get(ident, -1) >= job["tests"] - 1]
+        if len(finished) == len(queue):
+            return
+        position = next(i for i, ident in enumerate(queue) if reached.get(ident, -1) < job["tests"] - 1)
+        current = queue[position]
+        last = reached.get(current, -1)
+        if position == 0 and last < start_test and restarts > 0:
+            # nothing came back at all: the JVM itself could not start or load the variant
+            with open("dt_results.txt", "a") as handle:
+                handle.write(f"K {current} {start_test} -1 jvm\n")
+            last = start_test
+        queue = queue[position:]
+        if last + 1 >= job["tests"]:
+            queue = queue[1:]
+            start_test = 0
+        else:
+            start_test = last + 1
+        restarts += 1
+
+
+def main():
+    with open("job.json") as handle:
+        job = json.load(handle)
+    started = time.monotonic()
+    deadline = started + job["deadline_s"]
+    job.update(compile_seconds=0.0, compiles=0, loose=[], run_timed_out=False)
+    messages = {}
+    alive = list(job["ids"])
+    compiled = compile_cpp(job, alive, messages) if job["language"] == "cpp" else compile_java(job, alive, messages)
+    ran_seconds = 0.0
+    if compiled and job["tests"] > 0 and job["run"] and time.monotonic() < deadline:
+        run_started = time.monotonic()
+        if job["language"] == "cpp":
+            run_cpp(job, compiled, deadline)
+        else:
+            run_java(job, compiled, deadline)
+        ran_seconds = time.monotonic() - run_started
+    results = {}
+    for kind, ident, test, rest in read_results("dt_results.txt"):
+        record = results.setdefault(str(ident), {}).setdefault(str(test), {})
+        fields = rest.split(" ", 2)
+        if kind == "T":
+            cpu, _, actual = rest.partition(" ")
+            record["cpu_s"] = int(cpu) / 1e6 if cpu.isdigit() else 0.0
+            record["actual"] = actual or "null"
+        elif kind == "C":
+            record["covered"] = [int(x) for x in rest.split(",") if x.isdigit()]
+        elif kind == "E":
+            record["error"] = {
+                "type": fields[0],
+                "line": fields[1] if len(fields) > 1 else "",
+                "message": fields[2] if len(fields) > 2 else "",
+            }
+        elif kind in ("X", "K") and "crash" not in record:
+            record["crash"] = {
+                "signal": fields[0],
+                "line": fields[1] if kind == "X" and len(fields) > 1 else "",
+                "stderr": stderr_head(ident, test),
+            }
+    report = {
+        "compiled": compiled,
+        "messages": {str(k): v for k, v in messages.items()},
+        "loose": job["loose"],
+        "results": results,
+        "compile_seconds": round(job["compile_seconds"], 3),
+        "compiles": job["compiles"],
+        "run_seconds": round(ran_seconds, 3),
+        "run_timed_out": job["run_timed_out"],
+    }
+    sys.stdout.write(MARKER + json.dumps(report) + "\n")
+
+
+main()

@@ -1,0 +1,324 @@
+"""C++ and Java source as a tree-sitter tree: lines, statements, expressions and declared names, on broken code too.
+
+tree-sitter never fails: code that does not compile still parses, with ``ERROR`` nodes around what it could not fit
+and zero-width ``MISSING`` nodes where it assumed a token (a ``)`` or ``;``). Positions come back as string offsets
+(tree-sitter counts UTF-8 bytes), so edits made here are plain string substitutions that keep every other byte.
+
+A light lexer (:func:`tokens`) complements the tree for what a parser hides: string and comment boundaries and
+whether delimiters balance, which decides if a candidate program can safely share a translation unit with others.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Literal
+
+import tree_sitter_cpp
+import tree_sitter_java
+from tree_sitter import Language, Node, Parser, Tree
+
+CompiledLanguage = Literal["cpp", "java"]
+COMPILED_LANGUAGES: tuple[CompiledLanguage, ...] = ("cpp", "java")
+
+# Statement node types per language: what a coverage probe is put before and what an edit may move or drop.
+STATEMENT_TYPES: dict[str, frozenset[str]] = {
+    "cpp": frozenset(
+        {
+            "expression_statement",
+            "declaration",
+            "if_statement",
+            "for_statement",
+            "for_range_loop",
+            "while_statement",
+            "do_statement",
+            "return_statement",
+            "break_statement",
+            "continue_statement",
+            "switch_statement",
+            "goto_statement",
+            "labeled_statement",
+            "try_statement",
+            "throw_statement",
+            "compound_statement",
+        }
+    ),
+    "java": frozenset(
+        {
+            "expression_statement",
+            "local_variable_declaration",
+            "if_statement",
+            "for_statement",
+            "enhanced_for_statement",
+            "while_statement",
+            "do_statement",
+            "return_statement",
+            "break_statement",
+            "continue_statement",
+            "switch_expression",
+            "labeled_statement",
+            "try_statement",
+            "try_with_resources_statement",
+            "throw_statement",
+            "yield_statement",
+            "assert_statement",
+            "synchronized_statement",
+            "block",
+            "explicit_constructor_invocation",
+        }
+    ),
+}
+LOOP_TYPES = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement", "enhanced_for_statement"})
+BLOCK_TYPES = frozenset({"compound_statement", "block"})
+FUNCTION_TYPES = frozenset({"function_definition", "method_declaration", "constructor_declaration", "lambda_expression"})
+CLASS_TYPES = frozenset({"class_specifier", "struct_specifier", "class_declaration", "interface_declaration"})
+DECISION_TYPES = frozenset({"if_statement", "while_statement", "for_statement", "do_statement", "switch_statement"})
+
+
+@cache
+def _parser(language: CompiledLanguage) -> Parser:
+    grammar = tree_sitter_cpp.language() if language == "cpp" else tree_sitter_java.language()
+    return Parser(Language(grammar))
+
+
+@dataclass
+class SyntaxTree:
+    """One parsed program with string positions for its nodes."""
+
+    source: str
+    language: CompiledLanguage
+    tree: Tree
+    _byte_to_char: list[int] | None
+
+    @property
+    def root(self) -> Node:
+        return self.tree.root_node
+
+    def offset(self, byte: int) -> int:
+        """The string offset of a UTF-8 byte offset."""
+        if self._byte_to_char is None:
+            return byte
+        return self._byte_to_char[min(byte, len(self._byte_to_char) - 1)]
+
+    def span(self, node: Node) -> tuple[int, int]:
+        return self.offset(node.start_byte), self.offset(node.end_byte)
+
+    def text(self, node: Node) -> str:
+        start, end = self.span(node)
+        return self.source[start:end]
+
+    def replace(self, node: Node, text: str) -> str:
+        start, end = self.span(node)
+        return self.source[:start] + text + self.source[end:]
+
+    def walk(self, node: Node | None = None) -> Iterator[Node]:
+        """Every node under ``node`` (the root by default) in document order, anonymous tokens included."""
+        stack = [node or self.root]
+        while stack:
+            current = stack.pop()
+            yield current
+            stack.extend(reversed(current.children))
+
+    def named(self, *types: str) -> Iterator[Node]:
+        """Named nodes of the given types (all named nodes when none is given), in document order."""
+        wanted = set(types)
+        for node in self.walk():
+            if node.is_named and (not wanted or node.type in wanted):
+                yield node
+
+    def error_nodes(self) -> list[Node]:
+        """``ERROR`` nodes and ``MISSING`` tokens: where tree-sitter could not fit the code to the grammar."""
+        if not self.root.has_error:
+            return []
+        return [node for node in self.walk() if node.type == "ERROR" or node.is_missing]
+
+    @property
+    def has_error(self) -> bool:
+        return self.root.has_error
+
+    def statements(self) -> list[Node]:
+        """Statement nodes inside function bodies (blocks included), in document order."""
+        kinds = STATEMENT_TYPES[self.language]
+        return [node for node in self.named(*kinds) if enclosing(node, FUNCTION_TYPES) is not None]
+
+    def statement_lines(self) -> tuple[set[int], set[int]]:
+        """(lines that start a statement, structural lines: function and class headers, ``else``, braces alone)."""
+        statements: set[int] = set()
+        structural: set[int] = set()
+        for node in self.statements():
+            if node.type in BLOCK_TYPES:
+                continue
+            statements.add(line_of(node))
+        for node in self.named(*FUNCTION_TYPES, *CLASS_TYPES):
+            if node.type != "lambda_expression":
+                statements.add(line_of(node))
+                structural.add(line_of(node))
+        for number, text in enumerate(self.source.splitlines(), 1):
+            stripped = text.strip()
+            if stripped in ("}", "{", "};", "else", "} else {", "else {", "public:", "private:", "protected:"):
+                structural.add(number)
+        return statements, structural
+
+    def line_text(self, line: int) -> str:
+        lines = self.source.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def parse(source: str, language: CompiledLanguage) -> SyntaxTree:
+    """Parse ``source`` (never raises; broken code gets ERROR/MISSING nodes)."""
+    data = source.encode("utf-8")
+    mapping: list[int] | None = None
+    if len(data) != len(source):
+        mapping = []
+        for index, char in enumerate(source):
+            mapping.extend([index] * len(char.encode("utf-8")))
+        mapping.append(len(source))
+    return SyntaxTree(source, language, _parser(language).parse(data), mapping)
+
+
+def line_of(node: Node) -> int:
+    """The 1-based line a node starts on."""
+    return node.start_point[0] + 1
+
+
+def end_line_of(node: Node) -> int:
+    return node.end_point[0] + 1
+
+
+def enclosing(node: Node, types: frozenset[str] | set[str]) -> Node | None:
+    """The nearest ancestor of ``node`` of one of ``types``."""
+    current = node.parent
+    while current is not None:
+        if current.type in types:
+            return current
+        current = current.parent
+    return None
+
+
+def field_child(node: Node, name: str) -> Node | None:
+    return node.child_by_field_name(name)
+
+
+def operator_token(node: Node) -> Node | None:
+    """The operator token of a binary, assignment, update or unary expression (its ``operator`` field)."""
+    found = node.child_by_field_name("operator")
+    if found is not None:
+        return found
+    for child in node.children:
+        if not child.is_named and child.type not in ("(", ")", "[", "]", ",", ";"):
+            return child
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The light lexer.
+
+
+@dataclass(frozen=True)
+class Token:
+    """One lexical token: ``kind`` is ``string``, ``char``, ``comment``, ``word``, ``number`` or ``symbol``."""
+
+    kind: str
+    text: str
+    start: int
+    end: int
+    line: int
+    closed: bool = True
+    """False for a string, char literal or block comment that runs to the end of its line (or of the file)."""
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_NUMBER = re.compile(r"\d[\w.']*|\.\d[\w']*")
+_SYMBOLS = (
+    ">>>=", "<<=", ">>=", "->*", "...", "::", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+    "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ">>>",
+)  # fmt: skip
+
+
+def tokens(source: str) -> list[Token]:
+    """The tokens of C++ or Java ``source``, comments included; never raises on broken code."""
+    found: list[Token] = []
+    index, line = 0, 1
+    length = len(source)
+    while index < length:
+        char = source[index]
+        if char == "\n":
+            line += 1
+            index += 1
+            continue
+        if char.isspace():
+            index += 1
+            continue
+        start, start_line = index, line
+        if source.startswith("//", index):
+            end = source.find("\n", index)
+            end = length if end < 0 else end
+            found.append(Token("comment", source[index:end], index, end, line))
+            index = end
+            continue
+        if source.startswith("/*", index):
+            end = source.find("*/", index + 2)
+            closed = end >= 0
+            end = length if end < 0 else end + 2
+            found.append(Token("comment", source[index:end], index, end, line, closed))
+            line += source.count("\n", index, end)
+            index = end
+            continue
+        if char in "\"'":
+            end = index + 1
+            closed = False
+            while end < length and source[end] != "\n":
+                if source[end] == "\\":
+                    end += 2
+                    continue
+                if source[end] == char:
+                    closed = True
+                    end += 1
+                    break
+                end += 1
+            end = min(end, length)
+            found.append(Token("string" if char == '"' else "char", source[index:end], index, end, line, closed))
+            index = end
+            continue
+        word = _WORD.match(source, index)
+        if word:
+            found.append(Token("word", word.group(0), start, word.end(), start_line))
+            index = word.end()
+            continue
+        number = _NUMBER.match(source, index)
+        if number:
+            found.append(Token("number", number.group(0), start, number.end(), start_line))
+            index = number.end()
+            continue
+        symbol = next((s for s in _SYMBOLS if source.startswith(s, index)), char)
+        found.append(Token("symbol", symbol, start, start + len(symbol), start_line))
+        index += len(symbol)
+    return found
+
+
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
+def balanced(source: str) -> bool:
+    """Whether every string, character literal and block comment closes and ``()[]{}`` nest properly.
+
+    A program that passes cannot swallow code placed after it, so it may share a translation unit with others."""
+    stack: list[str] = []
+    for token in tokens(source):
+        if not token.closed:
+            return False
+        if token.kind != "symbol":
+            continue
+        if token.text in _PAIRS:
+            stack.append(_PAIRS[token.text])
+        elif token.text in (")", "]", "}"):
+            if not stack or stack.pop() != token.text:
+                return False
+    return not stack
+
+
+def code_tokens(source: str) -> list[Token]:
+    """The tokens without comments."""
+    return [token for token in tokens(source) if token.kind != "comment"]
