@@ -23,7 +23,7 @@ from debugtutor.analysis.execution import (
 from debugtutor.analysis.localization import SuspiciousLine, enclosing_loop, localize
 from debugtutor.analysis.repair import Repair, RepairBudget, RepairSearch, arepair
 from debugtutor.analysis.static import Diagnostic, check
-from debugtutor.sandbox import Limits, Status, TestReport, run_python_tests
+from debugtutor.sandbox import Language, LeetCodeCall, Limits, Status, TestReport, arun_leetcode, run_python_tests
 
 # Per-test time budget of a repair candidate: generous against the buggy program's own (traced) test times, so a
 # fix is never cut short, yet short enough that candidates which loop forever cost little.
@@ -72,7 +72,9 @@ class AnalysisReport(BaseModel):
 _NOT_RAISED_HERE = frozenset({"AssertionError", "SyntaxError", "IndentationError", "TabError"})
 
 
-def _exception_lines(code: str, facts: ExecutionFacts, test_report: TestReport | None = None) -> dict[int, str]:
+def _exception_lines(
+    code: str, facts: ExecutionFacts, test_report: TestReport | None = None, language: Language = "python"
+) -> dict[int, str]:
     """Where failing tests raised (not assertion failures). The plain test run's lines are preferred: under the
     tracer a deep recursion overflows inside the trace hook, which blurs the line."""
     lines: dict[int, str] = {}
@@ -83,7 +85,7 @@ def _exception_lines(code: str, facts: ExecutionFacts, test_report: TestReport |
                 continue
             if outcome.status == Status.timeout:
                 # stopped somewhere inside the loop that does not end: point at the loop
-                loop = enclosing_loop(code, error.line)
+                loop = enclosing_loop(code, error.line, language)
                 if loop is not None:
                     lines.setdefault(loop, "a timeout (the loop does not end)")
             elif error.type not in _NOT_RAISED_HERE:
@@ -92,7 +94,7 @@ def _exception_lines(code: str, facts: ExecutionFacts, test_report: TestReport |
         return lines
     for test in facts.failing:
         if test.status == Status.timeout and test.exception is not None and test.exception.line is not None:
-            loop = enclosing_loop(code, test.exception.line)
+            loop = enclosing_loop(code, test.exception.line, language)
             if loop is not None:
                 lines.setdefault(loop, "a timeout (the loop does not end)")
         elif (
@@ -112,6 +114,7 @@ def rank_lines(
     diagnostics: Sequence[Diagnostic],
     repair: Repair | None = None,
     test_report: TestReport | None = None,
+    language: Language = "python",
 ) -> list[SuspiciousLine]:
     """Localization from what is known: coverage and failures, static diagnostics, and a verified repair.
 
@@ -135,23 +138,91 @@ def rank_lines(
         coverage=coverage,
         failed_tests=failed,
         diagnostics=diagnostics,
-        exception_lines=_exception_lines(code, facts, test_report) if facts is not None else None,
+        exception_lines=_exception_lines(code, facts, test_report, language) if facts is not None else None,
         repaired_lines=repaired,
         repair_support_lines=support,
+        language=language,
     )
+
+
+async def _aanalyze_compiled(
+    code: str,
+    calls: Sequence[LeetCodeCall],
+    language: Language,
+    method: str | None,
+    budget: AnalysisBudget,
+) -> AnalysisReport:
+    """The C++/Java path of :func:`aanalyze`: LeetCode calls instead of assert lines."""
+    from debugtutor.analysis.clike.execution import acollect_compiled_facts
+
+    calls = list(calls)
+    per_test = budget.per_test_timeout_s
+    limits = Limits(wall_s=min(120.0, 10.0 + per_test * (len(calls) + 1)), memory_mb=1024)
+    if calls:
+        test_report, found = await asyncio.gather(
+            arun_leetcode(code, calls, lang=language, method=method, limits=limits, per_test_timeout_s=per_test),
+            acollect_compiled_facts(code, calls, language, method=method, per_test_timeout_s=per_test),  # type: ignore[arg-type]
+        )
+    else:
+        test_report = None
+        found = await acollect_compiled_facts(code, calls, language, method=method)  # type: ignore[arg-type]
+    facts = found.facts if found.compiled else None
+    ranked = rank_lines(code, facts, found.diagnostics, test_report=test_report, language=language)
+    report = AnalysisReport(
+        diagnostics=found.diagnostics,
+        test_report=test_report,
+        coverage={index: sorted(lines) for index, lines in found.facts.coverage().items()} if facts else {},
+        suspicious_lines=ranked,
+        execution=found.facts,
+    )
+    if budget.repair_seconds <= 0 or not calls or test_report is None or test_report.status == Status.passed:
+        return report
+
+    async def localize_variant(source: str) -> list[int]:
+        variant = await acollect_compiled_facts(source, calls, language, method=method, per_test_timeout_s=per_test)  # type: ignore[arg-type]
+        variant_facts = variant.facts if variant.compiled else None
+        return [item.line for item in rank_lines(source, variant_facts, variant.diagnostics, language=language)]
+
+    search = await arepair(
+        code,
+        leetcode_calls=calls,
+        method=method,
+        language=language,
+        suspicious_lines=[item.line for item in ranked],
+        budget=RepairBudget(
+            max_seconds=budget.repair_seconds,
+            max_executions=budget.repair_executions,
+            per_test_timeout_s=per_test,
+            batch_size=32,
+        ),
+        localize=localize_variant,
+    )
+    report.repair_search = search
+    report.repair = search.best
+    if search.best is not None:
+        report.suspicious_lines = rank_lines(
+            code, facts, found.diagnostics, repair=search.best, test_report=test_report, language=language
+        )
+    return report
 
 
 async def aanalyze(
     code: str,
-    tests: Sequence[str],
+    tests: Sequence[str] | Sequence[LeetCodeCall],
     *,
     setup: str = "",
     budget: AnalysisBudget | None = None,
     trace_test: int | None = FIRST_FAILING,
+    language: Language = "python",
+    method: str | None = None,
 ) -> AnalysisReport:
-    """Analyze ``code`` against assert-style ``tests`` (run after ``setup``); see :func:`analyze`."""
+    """Analyze ``code`` against assert-style ``tests`` (run after ``setup``); see :func:`analyze`. C++ and Java
+    (``language``) take LeetCode calls of ``class Solution``'s ``method`` as ``tests``."""
     budget = budget or AnalysisBudget()
-    tests = list(tests)
+    if language != "python":
+        calls = [test for test in tests if isinstance(test, LeetCodeCall)]
+        return await _aanalyze_compiled(code, calls, language, method, budget)
+    tests = [test for test in tests if isinstance(test, str)]
     diagnostics = check(code)
     limits = Limits(wall_s=min(120.0, 3.0 + budget.per_test_timeout_s * (len(tests) + 1)))
     test_report, facts = await asyncio.gather(
@@ -213,17 +284,21 @@ async def aanalyze(
 
 def analyze(
     code: str,
-    tests: Sequence[str] | str,
+    tests: Sequence[str] | Sequence[LeetCodeCall] | str,
     *,
     setup: str = "",
     budget: AnalysisBudget | None = None,
     trace_test: int | None = FIRST_FAILING,
+    language: Language = "python",
+    method: str | None = None,
 ) -> AnalysisReport:
     """Static diagnostics, test outcomes, coverage, ranked suspicious lines, a trace and (within ``budget``) a
     verified repair for ``code``. ``tests`` is a list of assert statements, or a block of test code that is split
-    into setup and asserts."""
+    into setup and asserts; for C++ and Java (``language``) a list of LeetCode calls of ``method``."""
     if isinstance(tests, str):
         split = split_unit_tests(tests)
         setup = "\n".join(part for part in (setup, split.setup) if part)
         tests = split.tests
-    return asyncio.run(aanalyze(code, tests, setup=setup, budget=budget, trace_test=trace_test))
+    return asyncio.run(
+        aanalyze(code, tests, setup=setup, budget=budget, trace_test=trace_test, language=language, method=method)
+    )

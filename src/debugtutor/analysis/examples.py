@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from debugtutor.analysis.leetcode import MethodSignature, entry_method
+from debugtutor.analysis.leetcode import MethodSignature, entry_method, solution_methods
 from debugtutor.sandbox import Language, LeetCodeCall, Limits, Status, run_leetcode
 
 _NAME_VALUE = re.compile(r"\s*([A-Za-z_]\w*)\s*=\s*(.*)", re.S)
@@ -101,6 +101,39 @@ def parse_example(text: str) -> ParsedExample | None:
     return ParsedExample(args=args, expected=expected, text=text)
 
 
+def _fits(returns: str, value: Any) -> bool:
+    """Whether a declared C++/Java return type can hold an example's output (no type: it may)."""
+    if not returns or value is None:
+        return True
+    text = returns.replace(" ", "")
+    listy = text.startswith(("vector", "List", "ArrayList", "ListNode", "TreeNode")) or text.endswith(("[]", "*"))
+    if isinstance(value, list):
+        return listy
+    if isinstance(value, bool):
+        return text in ("bool", "boolean", "Boolean")
+    if isinstance(value, str):
+        return text in ("string", "String", "char", "Character", "std::string")
+    if isinstance(value, (int, float)):
+        return not listy and text not in ("bool", "boolean", "string", "String", "void")
+    return True
+
+
+def entry_method_for(example: ParsedExample, code: str, language: Language) -> MethodSignature | None:
+    """The method an example calls: by argument names, then (C++/Java) by a return type that fits its output."""
+    if language == "python":
+        return entry_method(code, set(example.args), language)
+    methods = solution_methods(code, language)
+    names = set(example.args)
+    for pool in (
+        [m for m in methods if {p.name for p in m.parameters} == names],
+        [m for m in methods if len(m.parameters) == len(names)],
+    ):
+        fitting = [m for m in pool if _fits(m.returns, example.expected)]
+        if fitting or pool:
+            return (fitting or pool)[-1]
+    return entry_method(code, names, language)
+
+
 def _bind(example: ParsedExample, method: MethodSignature | None) -> dict[str, Any] | None:
     """The example's arguments keyed by the method's parameter names (positional when the names differ)."""
     if method is None:
@@ -113,14 +146,15 @@ def _bind(example: ParsedExample, method: MethodSignature | None) -> dict[str, A
     return None
 
 
-def example_calls(examples: list[str], code: str | None = None) -> list[LeetCodeCall]:
-    """Calls for every parsable example block, argument names bound to ``code``'s solution method when given."""
+def example_calls(examples: list[str], code: str | None = None, language: Language = "python") -> list[LeetCodeCall]:
+    """Calls for every parsable example block, argument names bound to ``code``'s solution method when given
+    (``language`` says how to read it)."""
     calls: list[LeetCodeCall] = []
     for text in examples:
         example = parse_example(text)
         if example is None:
             continue
-        method = entry_method(code, set(example.args)) if code else None
+        method = entry_method_for(example, code, language) if code else None
         args = _bind(example, method)
         if args is not None:
             calls.append(LeetCodeCall(args=args, expected=example.expected))
@@ -254,12 +288,12 @@ def oracle_tests(
     return oracle_outputs(oracle_code, candidates, limits=limits, method=example_method(examples, oracle_code))
 
 
-def example_method(examples: list[str], code: str) -> str | None:
+def example_method(examples: list[str], code: str, language: Language = "python") -> str | None:
     """The name of the ``Solution`` method the examples call (pass it as ``method=`` to ``run_leetcode``)."""
     for text in examples:
         example = parse_example(text)
         if example is not None:
-            method = entry_method(code, set(example.args))
+            method = entry_method_for(example, code, language)
             return method.name if method else None
-    method = entry_method(code)
+    method = entry_method(code, None, language)
     return method.name if method else None

@@ -12,6 +12,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from debugtutor.sandbox import Language, solution_signatures
+
 
 @dataclass(eq=False)
 class ListNode:
@@ -108,8 +110,19 @@ class MethodSignature:
     returns: str
 
 
-def solution_methods(code: str) -> list[MethodSignature]:
-    """Public methods of ``class Solution`` in ``code`` (empty when it does not parse or has no such class)."""
+def solution_methods(code: str, language: Language = "python") -> list[MethodSignature]:
+    """Public methods of ``class Solution`` in ``code`` (empty when it does not parse or has no such class).
+
+    C++ and Java methods come from the signature reader the sandbox's compiled harnesses use (helpers included,
+    declared types as annotations)."""
+    if language != "python":
+        from debugtutor.analysis.clike.syntax_tree import parse, return_types
+
+        returns = return_types(parse(code, language))
+        return [
+            MethodSignature(name, tuple(Parameter(param, "") for param in params), returns.get(name, ""))
+            for name, params in solution_signatures(code, language)
+        ]
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError):
@@ -126,15 +139,25 @@ def solution_methods(code: str) -> list[MethodSignature]:
     return methods
 
 
-def entry_method(code: str, names: set[str] | None = None) -> MethodSignature | None:
+def entry_method(
+    code: str, names: set[str] | None = None, language: Language = "python"
+) -> MethodSignature | None:
     """The method a LeetCode test calls: the one whose parameters match ``names`` best, else the last public one.
 
     Helper methods often precede the entry point, which LeetCode's template puts first only when there is no
-    helper; matching by argument names settles it when the example names its arguments.
+    helper; matching by argument names settles it when the example names its arguments. (C++ and Java list
+    helpers too: without a name match, the one with as many parameters as the example has arguments, the last
+    declared first, as the compiled harness picks.)
     """
-    methods = solution_methods(code)
+    methods = solution_methods(code, language)
     if not methods:
         return None
+    if language != "python":
+        if names:
+            exact = [method for method in methods if {p.name for p in method.parameters} == names]
+            sized = [method for method in methods if len(method.parameters) == len(names)]
+            return (exact or sized or methods)[-1]
+        return methods[-1]
     if names:
         for method in methods:
             if {p.name for p in method.parameters} == names:

@@ -18,6 +18,9 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from debugtutor.analysis.clike import syntax_tree as clike_tree
+from debugtutor.sandbox import Language
+
 Formula = Literal["ochiai", "dstar", "tarantula"]
 
 # Weights of the evidence added to the spectrum score (which lies in [0, 1]); each tier dominates the ones below.
@@ -106,10 +109,13 @@ def sbfl_scores(
     return {line: score(spectrum) for line, spectrum in spectra(coverage, failed_tests).items()}
 
 
-def statement_lines(source: str) -> tuple[set[int], set[int]]:
+def statement_lines(source: str, language: Language = "python") -> tuple[set[int], set[int]]:
     """(lines that start a statement, structural lines: def/class headers, else/try/finally and the like).
 
-    For source that does not parse, every non-blank, non-comment line counts as a statement line."""
+    For source that does not parse, every non-blank, non-comment line counts as a statement line. C++ and Java
+    are read with tree-sitter (which parses broken code too)."""
+    if language != "python":
+        return clike_tree.parse(source, language).statement_lines()
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -131,12 +137,14 @@ def statement_lines(source: str) -> tuple[set[int], set[int]]:
     return statements, structural
 
 
-def statement_priors(source: str) -> dict[int, int]:
+def statement_priors(source: str, language: Language = "python") -> dict[int, int]:
     """A tie-break prior by statement kind: where novices' bugs tend to be when the evidence cannot tell.
 
     Conditions and loop headers (the decisions) come first, then statements that compute (a return, an assignment
     or call with an operator, call or subscript in it), then plain initializations (``x = 0``, ``acc = []``), then
     headers of definitions. Source that does not parse gets no prior."""
+    if language != "python":
+        return clike_tree.statement_priors(clike_tree.parse(source, language))
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -159,9 +167,11 @@ def statement_priors(source: str) -> dict[int, int]:
     return priors
 
 
-def nesting_depths(source: str) -> dict[int, int]:
+def nesting_depths(source: str, language: Language = "python") -> dict[int, int]:
     """How many compound statements enclose each statement line (a deeper line runs under narrower conditions,
     so among equally suspicious lines it says more)."""
+    if language != "python":
+        return clike_tree.nesting_depths(clike_tree.parse(source, language))
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -190,8 +200,10 @@ def nesting_depths(source: str) -> dict[int, int]:
     return depths
 
 
-def enclosing_loop(source: str, line: int) -> int | None:
+def enclosing_loop(source: str, line: int, language: Language = "python") -> int | None:
     """The header line of the innermost loop that contains ``line``, or None."""
+    if language != "python":
+        return clike_tree.enclosing_loop(clike_tree.parse(source, language), line)
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -215,6 +227,7 @@ def localize(
     repaired_lines: Collection[int] = (),
     repair_support_lines: Collection[int] = (),
     formula: Formula = "ochiai",
+    language: Language = "python",
 ) -> list[SuspiciousLine]:
     """Rank the lines of ``source`` from most to least suspicious.
 
@@ -222,7 +235,7 @@ def localize(
     ``exception_lines`` maps a line to the exception a failing test raised there; ``repaired_lines`` are the lines
     a verified repair edited, ``repair_support_lines`` lines it only touched along the way (a re-indented block, a
     syntax fix next to the logic fix). Lines with no evidence at all are left out."""
-    statements, structural = statement_lines(source)
+    statements, structural = statement_lines(source, language)
     line_count = len(source.splitlines())
     evidence: dict[int, list[tuple[float, str]]] = {}
 
@@ -271,8 +284,8 @@ def localize(
             score += weight if kind not in seen else weight * 0.1
             seen.add(kind)
         ranked.append(SuspiciousLine(line=line, score=round(score, 6), reasons=[reason for _, reason in items]))
-    priors = statement_priors(source)
-    depths = nesting_depths(source)
+    priors = statement_priors(source, language)
+    depths = nesting_depths(source, language)
     ranked.sort(
         key=lambda item: (
             -item.score,

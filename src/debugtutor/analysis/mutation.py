@@ -23,7 +23,7 @@ from typing import Literal
 
 from debugtutor.analysis.edits import ALL_CATEGORIES, Edit, candidate_edits
 from debugtutor.analysis.static import LEETCODE_PREAMBLE, reference_diagnostics
-from debugtutor.sandbox import Status, TestReport, run_python_tests
+from debugtutor.sandbox import Language, LeetCodeCall, Status, TestReport, run_python_tests
 
 MutantCategory = Literal["syntax", "reference", "logic", "multiple"]
 TestRunner = Callable[[str], TestReport]
@@ -107,7 +107,7 @@ def _runner_for(tests_or_runner: list[str] | TestRunner | None) -> TestRunner | 
 
 def mutate(
     source: str,
-    tests_or_runner: list[str] | TestRunner | None,
+    tests_or_runner: list[str] | list[LeetCodeCall] | TestRunner | None,
     *,
     operators: Collection[str] | None = None,
     categories: Collection[str] = ALL_CATEGORIES,
@@ -116,20 +116,34 @@ def mutate(
     seed: int = 0,
     max_attempts: int | None = None,
     preamble: Collection[str] | None = None,
+    language: Language = "python",
+    method: str | None = None,
 ) -> list[Mutant]:
     """Up to ``count`` verified mutants of ``source`` with ``order`` (1-4) injected edits each.
 
     ``tests_or_runner`` is a list of assert-style test lines (run with :func:`debugtutor.sandbox.run_python_tests`)
     or a function from code to :class:`~debugtutor.sandbox.TestReport` (e.g. one that calls ``run_leetcode``);
     with ``None`` nothing runs, so only syntax mutants and statically visible reference mutants can be verified.
-    ``operators`` restricts the edit operators used; ``categories`` the edit categories.
+    ``operators`` restricts the edit operators used; ``categories`` the edit categories. C++ and Java
+    (``language``) take a list of LeetCode calls of ``method`` (or None) and are verified by compiling and running
+    them in batches (:mod:`debugtutor.analysis.clike.mutation`).
     """
+    if language != "python":
+        from debugtutor.analysis.clike.mutation import mutate_compiled
+
+        if callable(tests_or_runner):
+            raise ValueError("C++ and Java mutants are verified on a list of LeetCode calls, not a runner")
+        calls = [call for call in tests_or_runner or [] if isinstance(call, LeetCodeCall)]
+        return mutate_compiled(
+            source, calls, language=language, method=method, operators=operators, categories=categories,
+            order=order, count=count, seed=seed, max_attempts=max_attempts,
+        )  # fmt: skip
     if not 1 <= order <= 4:
         raise ValueError("order must be between 1 and 4")
     if preamble is None:
         preamble = LEETCODE_PREAMBLE if "class Solution" in source else ()
     rng = random.Random(seed)
-    verifier = _Verifier(source, _runner_for(tests_or_runner), preamble)
+    verifier = _Verifier(source, _runner_for(tests_or_runner), preamble)  # type: ignore[arg-type]
     pool = [
         e
         for e in candidate_edits(source, direction="mutate", categories=categories, preamble=preamble)

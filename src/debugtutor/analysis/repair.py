@@ -38,6 +38,7 @@ from pydantic import BaseModel, Field
 from debugtutor.analysis.edits import candidate_edits
 from debugtutor.sandbox import (
     ExecOutcome,
+    Language,
     LeetCodeCall,
     Limits,
     Status,
@@ -257,8 +258,10 @@ class _Search:
         confirm: Confirmer | None,
         proposer: EditProposer,
         budget: RepairBudget,
+        normal_form: Callable[[str], str | None] | None = None,
     ) -> None:
         self.code = code
+        self.normal_form = normal_form or _normal_form
         self.verify = verify
         self.confirm = confirm
         self.proposer = proposer
@@ -381,7 +384,7 @@ class _Search:
     def key(self, source: str) -> str | None:
         """The program's cache key (memoized), or None when it does not compile."""
         if source not in self.keys:
-            self.keys[source] = _normal_form(source)
+            self.keys[source] = self.normal_form(source)
         return self.keys[source]
 
     def edits_at(self, source: str, lines: Sequence[int], *, categories: Collection[str]) -> Iterator[_Candidate]:
@@ -476,12 +479,15 @@ async def _search(
     budget: RepairBudget,
     proposer: EditProposer,
     localize: Callable[[str], Awaitable[list[int]]] | None,
+    normal_form: Callable[[str], str | None] | None = None,
 ) -> RepairSearch:
-    search = _Search(code, verify, confirm, proposer, budget)
+    search = _Search(code, verify, confirm, proposer, budget, normal_form)
     original = _Candidate(code, [])
-    compiles = _normal_form(code) is not None
+    compiles = search.key(code) is not None
     if compiles:
         await search.check_all([original], full_time=True)
+        # (a compiled language's key only says that the program may compile: the compiler has the last word)
+        compiles = original.verdict is not None and original.verdict.compiles
     base_verdict = original.verdict or _Verdict(0, 0, compiles=False)
     result = RepairSearch(tests_total=base_verdict.total, tests_passed_before=base_verdict.passed)
     if base_verdict.all_passed:
@@ -593,11 +599,22 @@ async def arepair(
     budget: RepairBudget | None = None,
     proposer: EditProposer | None = None,
     localize: Callable[[str], Awaitable[list[int]]] | None = None,
+    language: Language = "python",
 ) -> RepairSearch:
     """Search for fixes of ``code`` that pass every test (assert ``tests`` with ``setup``, or ``leetcode_calls``
     of ``class Solution``'s ``method`` with expected outputs). ``suspicious_lines`` orders the search; without it,
     ``localize`` (an async function source -> ranked lines) is asked. ``proposer`` defaults to
-    :func:`debugtutor.analysis.edits.candidate_edits`."""
+    :func:`debugtutor.analysis.edits.candidate_edits`. C++ and Java (``language``) take ``leetcode_calls`` and are
+    searched by :func:`debugtutor.analysis.clike.repair.arepair_compiled` (candidates compiled in batches)."""
+    if language != "python":
+        from debugtutor.analysis.clike.repair import arepair_compiled
+
+        if leetcode_calls is None:
+            raise ValueError("C++ and Java repairs are verified on leetcode_calls")
+        return await arepair_compiled(
+            code, leetcode_calls, language=language, method=method, suspicious_lines=suspicious_lines,
+            budget=budget, localize=localize,
+        )  # fmt: skip
     budget = budget or RepairBudget()
     per_test = budget.per_test_timeout_s
     tests = list(tests)

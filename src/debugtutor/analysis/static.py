@@ -36,6 +36,8 @@ from pydantic import BaseModel, ConfigDict
 from pyflakes import checker as pyflakes_checker
 from pyflakes import messages as pyflakes_messages
 
+from debugtutor.sandbox import Language
+
 DiagnosticCategory = Literal["syntax", "reference", "suspicious-logic"]
 MajorCategory = Literal["syntax", "reference", "logic", "multiple"]
 
@@ -169,6 +171,10 @@ class Diagnostic(BaseModel):
     message: str
     code: str
     """A stable rule id, e.g. ``missing-colon``, ``undefined-name``, ``print-instead-of-return``."""
+    symbol: str = ""
+    """The name the finding is about (an undeclared name, a missing member), when it has one."""
+    bug_type: str = ""
+    """The DebugBench minor bug type the finding usually comes from (e.g. ``"undefined methods"``), when known."""
 
 
 @dataclass(frozen=True)
@@ -1033,12 +1039,18 @@ def suspicious_diagnostics(tree: ast.Module) -> list[Diagnostic]:
 # Public entry points.
 
 
-def check(source: str, *, preamble: Collection[str] = ()) -> list[Diagnostic]:
+def check(source: str, *, preamble: Collection[str] = (), language: Language = "python") -> list[Diagnostic]:
     """Every diagnostic for ``source``, sorted by line: syntax first found, then reference and suspicious logic.
 
     When the source does not compile, reference and suspicious-logic checks run on a neutralised copy (each syntax
-    error replaced by a harmless line), so a program with several kinds of errors reports all of them.
+    error replaced by a harmless line), so a program with several kinds of errors reports all of them. C++ and
+    Java (``language``) get the compiler's diagnostics, from a compile in the sandbox, and the pattern checks of
+    :mod:`debugtutor.analysis.clike.diagnostics`.
     """
+    if language != "python":
+        from debugtutor.analysis.clike.diagnostics import check as compiled_check
+
+        return compiled_check(source, language)
     issues, compiled = syntax_issues(source)
     found = [issue.diagnostic for issue in issues]
     if compiled is not None:

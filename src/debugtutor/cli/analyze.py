@@ -1,12 +1,17 @@
-"""``debugtutor analyze FILE``: what is wrong with a Python program, where, and a verified fix when one is found.
+"""``debugtutor analyze FILE``: what is wrong with a program, where, and a verified fix when one is found.
 
 FILE is a Python program (lines numbered ``1. def f():`` as in the Socratic benchmark are accepted when every line
-is numbered) or a Socratic benchmark ``.txt`` file, whose ``<bug_code>`` and ``<unit_tests>`` are used. ``--tests``
-names a file of assert statements (setup lines before the first assert run once).
+is numbered), a Socratic benchmark ``.txt`` file, whose ``<bug_code>`` and ``<unit_tests>`` are used, or a C++
+(``.cpp``, ``.cc``, ``.cxx``) or Java (``.java``) LeetCode ``class Solution``. ``--tests`` names a file of assert
+statements for Python (setup lines before the first assert run once); for C++ and Java, a file of LeetCode example
+blocks (``Input: nums = [2,7], target = 9`` then ``Output: [0,1]``) or of JSON calls (``{"args": {...},
+"expected": ...}``, one per line or in a list), made on the method ``--method`` names (by default the one the
+arguments fit).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -17,10 +22,12 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from debugtutor.analysis.engine import AnalysisBudget, AnalysisReport, analyze
+from debugtutor.analysis.examples import example_calls, example_method
 from debugtutor.analysis.execution import split_unit_tests
 from debugtutor.console import emit_json, state, stdout
 from debugtutor.errors import InputError, read_text
 from debugtutor.formats.socratic_sections import parse_sections, strip_line_numbers
+from debugtutor.sandbox import Language, LeetCodeCall
 
 _NUMBERED = re.compile(r"^\d+\.")
 
@@ -35,6 +42,61 @@ def program_text(text: str) -> str:
     if lines and all(_NUMBERED.match(line) for line in lines):
         return strip_line_numbers(text)
     return text
+
+
+_EXTENSIONS: dict[str, Language] = {".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".c++": "cpp", ".java": "java"}
+
+
+def language_of(file: Path, lang: str | None) -> Language:
+    """The program's language: ``--lang`` when given, else from the file's extension (Python by default)."""
+    if lang:
+        if lang not in ("python", "cpp", "java"):
+            raise InputError(f"unknown language {lang!r}", field="--lang", hint="python, cpp or java")
+        return lang  # type: ignore[return-value]
+    return _EXTENSIONS.get(file.suffix.lower(), "python")
+
+
+def _json_calls(text: str) -> list[Any] | None:
+    stripped = text.strip()
+    if not stripped.startswith(("[", "{")):
+        return None
+    try:
+        loaded = json.loads(stripped)
+        return loaded if isinstance(loaded, list) else [loaded]
+    except json.JSONDecodeError:
+        pass
+    records = []
+    for line in stripped.splitlines():
+        if line.strip():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:
+                return None
+    return records
+
+
+def load_calls(tests_file: Path, code: str, language: Language) -> list[LeetCodeCall]:
+    """LeetCode calls from a ``--tests`` file for C++/Java: JSON calls, or example blocks bound to ``code``."""
+    text = _read(tests_file, "tests")
+    records = _json_calls(text)
+    if records is not None:
+        calls = []
+        for number, record in enumerate(records, 1):
+            if not isinstance(record, dict) or not isinstance(record.get("args"), dict):
+                raise InputError(
+                    f"call {number} is not an object with an 'args' object", path=str(tests_file),
+                    hint='{"args": {"nums": [1, 2]}, "expected": 3}',
+                )  # fmt: skip
+            calls.append(LeetCodeCall(args=record["args"], expected=record.get("expected")))
+        return calls
+    blocks = [block for block in re.split(r"\n\s*(?=Input\s*:)", "\n" + text) if block.strip()]
+    calls = example_calls(blocks, code, language)
+    if not calls:
+        raise InputError(
+            "no LeetCode example (Input: ... / Output: ...) or JSON call found", path=str(tests_file),
+            hint="Input: nums = [2,7,11,15], target = 9 / Output: [0,1]",
+        )  # fmt: skip
+    return calls
 
 
 def load_inputs(file: Path, tests_file: Path | None) -> tuple[str, str]:
@@ -127,18 +189,44 @@ def _print_report(code: str, report: AnalysisReport) -> None:
         stdout.print(f"No repair found ({search.executions} executions, {search.seconds:.1f} s).")
 
 
+def _block_for(call: LeetCodeCall) -> str:
+    """An example block for a call (to choose the method its argument names fit)."""
+    arguments = ", ".join(f"{name} = {json.dumps(value)}" for name, value in call.args.items())
+    return f"Input: {arguments}\nOutput: {json.dumps(call.expected)}"
+
+
 def register(app: typer.Typer) -> None:
     """Add the top-level ``analyze`` command."""
 
     @app.command("analyze")
     def analyze_command(
         file: Path = typer.Argument(..., help="Python program, numbered lines, or a Socratic benchmark .txt file."),
-        tests: Path | None = typer.Option(None, "--tests", help="File of assert statements to run."),
+        tests: Path | None = typer.Option(
+            None, "--tests", help="Python: a file of assert statements. C++/Java: LeetCode examples or JSON calls."
+        ),
         budget_s: float = typer.Option(10.0, "--budget-s", min=0.0, help="Seconds for the repair search (0: none)."),
+        lang: str | None = typer.Option(None, "--lang", help="python, cpp or java (default: from the extension)."),
+        method: str | None = typer.Option(None, "--method", help="C++/Java: the Solution method the tests call."),
         json_output: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
-        """Diagnose a Python program: static checks, failing tests, suspicious lines and a verified repair."""
+        """Diagnose a program: static checks, failing tests, suspicious lines and a verified repair."""
         state.json_mode = state.json_mode or json_output
+        language = language_of(file, lang)
+        if language != "python":
+            code = _read(file, "program")
+            if not code.strip():
+                raise InputError("the program is empty", path=str(file))
+            calls = load_calls(tests, code, language) if tests is not None else []
+            if method is None and tests is not None:
+                method = example_method([_block_for(call) for call in calls[:1]], code, language) if calls else None
+            report = analyze(
+                code, calls, budget=AnalysisBudget(repair_seconds=budget_s), language=language, method=method
+            )
+            if json_output:
+                emit_json(report_json(file, report))
+            else:
+                _print_report(code, report)
+            return
         code, test_code = load_inputs(file, tests)
         split = split_unit_tests(test_code)
         report = analyze(code, split.tests, setup=split.setup, budget=AnalysisBudget(repair_seconds=budget_s))

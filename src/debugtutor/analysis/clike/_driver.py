@@ -106,20 +106,20 @@ def java_messages(output):
     return owned, loose
 
 
-def compile_cpp(job, alive, messages):
-    """Compile the variants in ``alive`` (dropping those that fail); returns the ids that compiled."""
+def compile_cpp(job, alive, messages, binary, header):
+    """Compile the variants in ``alive`` into ``binary`` (dropping those that fail); returns the ids that compiled."""
     rounds = 0
     while alive and rounds < job["max_rounds"]:
         rounds += 1
-        parts = [job["header"]]
+        parts = [job["headers"][header]]
         parts += [job["blocks"][str(ident)] for ident in alive]
         table = ", ".join(f"dt_run_{ident}" for ident in alive)
         ids = ", ".join(str(ident) for ident in alive)
         parts.append(f"\nstatic std::string (*dt_table[])(int) = {{{table}}};\nstatic const int dt_ids[] = {{{ids}}};\n")
         parts.append(job["main"])
-        with open("main.cpp", "w") as handle:
+        with open(binary + ".cpp", "w") as handle:
             handle.write("".join(parts))
-        code, output, seconds = run(job["compile"] + ["-o", "dt_batch", "main.cpp"], job["compile_timeout_s"])
+        code, output, seconds = run(job["compile"] + ["-o", binary, binary + ".cpp"], job["compile_timeout_s"])
         job["compile_seconds"] += seconds
         job["compiles"] += 1
         owned, loose = cpp_messages(output)
@@ -192,9 +192,9 @@ def stderr_head(ident, start):
         return ""
 
 
-def run_cpp(job, alive, deadline):
+def run_cpp(job, binary, deadline):
     remaining = max(1.0, deadline - time.monotonic())
-    argv = ["./dt_batch", str(job["tests"]), str(int(job["per_test_s"] * 1e6)), str(job["wall_per_test_s"])]
+    argv = ["./" + binary, str(job["tests"]), str(int(job["per_test_s"] * 1e6)), str(job["wall_per_test_s"])]
     try:
         subprocess.run(
             argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -252,16 +252,25 @@ def main():
     deadline = started + job["deadline_s"]
     job.update(compile_seconds=0.0, compiles=0, loose=[], run_timed_out=False)
     messages = {}
-    alive = list(job["ids"])
-    compiled = compile_cpp(job, alive, messages) if job["language"] == "cpp" else compile_java(job, alive, messages)
+    compiled = []
     ran_seconds = 0.0
-    if compiled and job["tests"] > 0 and job["run"] and time.monotonic() < deadline:
-        run_started = time.monotonic()
-        if job["language"] == "cpp":
-            run_cpp(job, compiled, deadline)
-        else:
+    runs = job["tests"] > 0 and job["run"]
+    if job["language"] == "cpp":
+        # each group is its own translation unit (a variant whose braces do not balance gets one alone)
+        for number, group in enumerate(job["groups"]):
+            binary = f"dt_batch{number}"
+            done = compile_cpp(job, list(group["ids"]), messages, binary, group["header"])
+            compiled += done
+            if done and runs and time.monotonic() < deadline:
+                run_started = time.monotonic()
+                run_cpp(job, binary, deadline)
+                ran_seconds += time.monotonic() - run_started
+    else:
+        compiled = compile_java(job, list(job["ids"]), messages)
+        if compiled and runs and time.monotonic() < deadline:
+            run_started = time.monotonic()
             run_java(job, compiled, deadline)
-        ran_seconds = time.monotonic() - run_started
+            ran_seconds = time.monotonic() - run_started
     results = {}
     for kind, ident, test, rest in read_results("dt_results.txt"):
         record = results.setdefault(str(ident), {}).setdefault(str(test), {})

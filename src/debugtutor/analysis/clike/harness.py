@@ -39,6 +39,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     SyntaxTree,
     enclosing,
     line_of,
+    imbalance,
     parse,
 )
 from debugtutor.errors import InputError
@@ -69,10 +70,15 @@ JOB_MEMORY_MB = 3072
 
 @dataclass(frozen=True)
 class Variant:
-    """One program to compile (and run): its source, and whether to put coverage probes in it."""
+    """One program to compile (and run): its source, and whether to put coverage probes in it.
+
+    ``light_header`` (C++): compile against the common standard headers (those the program's names call for
+    included) instead of ``<bits/stdc++.h>``, which takes most of a small program's compile time. Use it once a
+    compile has shown that the program compiles the same either way (see :func:`same_compile`)."""
 
     source: str
     instrument: bool = False
+    light_header: bool = False
 
 
 @dataclass(frozen=True)
@@ -147,6 +153,13 @@ class Signature:
 @cache
 def _driver_source() -> str:
     return resources.files("debugtutor.analysis.clike").joinpath("_driver.py").read_text(encoding="utf-8")
+
+
+def same_compile(first: VariantResult, second: VariantResult) -> bool:
+    """Whether two compiles of one program agree: both compiled, or both failed on the same lines."""
+    if first.compiled != second.compiled:
+        return False
+    return first.compiled or {m.line for m in first.errors} == {m.line for m in second.errors}
 
 
 def signature_of(code: str, language: CompiledLanguage, method: str | None) -> Signature:
@@ -269,6 +282,36 @@ def _cpp_runner(ident: int, signature: Signature, argument_names: list[list[str]
     )
 
 
+_LIGHT_HEADERS = (
+    "algorithm", "array", "bitset", "cassert", "cctype", "cfloat", "climits", "cmath", "cstdint", "cstdio", "cstdlib",
+    "cstring", "ctime", "deque", "functional", "iomanip", "iostream", "iterator", "limits", "list", "map", "memory",
+    "numeric", "queue", "set", "sstream", "stack", "string", "tuple", "unordered_map", "unordered_set", "utility",
+    "vector", "typeinfo",
+)  # fmt: skip
+# Headers outside the light set, pulled in when a program uses one of their names.
+_HEADER_BY_NAME = {
+    "regex": "regex", "smatch": "regex", "regex_match": "regex", "regex_replace": "regex", "mt19937": "random",
+    "random_device": "random", "uniform_int_distribution": "random", "default_random_engine": "random",
+    "complex": "complex", "valarray": "valarray", "optional": "optional", "variant": "variant", "any": "any",
+    "string_view": "string_view", "chrono": "chrono", "thread": "thread", "mutex": "mutex", "atomic": "atomic",
+    "condition_variable": "condition_variable", "future": "future", "shuffle": "random", "forward_list":
+    "forward_list", "ratio": "ratio", "numbers": "numbers", "span": "span", "locale": "locale", "wstring": "string",
+    "istringstream": "sstream", "cin": "iostream", "fstream": "fstream", "ifstream": "fstream",
+    "partial_sum": "numeric", "exclusive_scan": "numeric", "inclusive_scan": "numeric", "transform_reduce":
+    "numeric", "reduce": "numeric", "execution": "execution", "stdexcept": "stdexcept", "runtime_error": "stdexcept",
+    "invalid_argument": "stdexcept", "out_of_range": "stdexcept", "initializer_list": "initializer_list",
+    "hash": "functional", "type_traits": "type_traits", "is_same": "type_traits", "cstdarg": "cstdarg",
+    "va_list": "cstdarg", "setjmp": "csetjmp", "wctype": "cwctype", "towlower": "cwctype", "iswalpha": "cwctype",
+}  # fmt: skip
+
+
+def _light_prelude(sources: Sequence[str]) -> str:
+    names = {token for source in sources for token in re.findall(r"[A-Za-z_]\w*", source)}
+    headers = list(_LIGHT_HEADERS) + sorted({_HEADER_BY_NAME[name] for name in names if name in _HEADER_BY_NAME})
+    includes = "".join(f"#include <{header}>\n" for header in headers)
+    return sandbox_cpp.PRELUDE.replace("#include <bits/stdc++.h>\n", includes, 1)
+
+
 def _cpp_job(
     variants: Sequence[Variant], signature: Signature | None, calls: Sequence[LeetCodeCall], warnings: bool
 ) -> dict[str, Any]:
@@ -286,11 +329,12 @@ def _cpp_job(
             block += f'#line 1 "dt_r{ident}"\nstatic std::string dt_run_{ident}(int) {{ return "null"; }}\n'
         blocks[str(ident)] = block
     support, main = CPP_RUNTIME.split("static void dt_child(", 1)
-    header = (
-        sandbox_cpp.PRELUDE + "\n".join(includes) + "\n" + sandbox_cpp.RUNTIME + support + builders
-    )
+    tail = "\n".join(includes) + "\n" + sandbox_cpp.RUNTIME + support + builders
+    headers = {"full": sandbox_cpp.PRELUDE + tail}
+    if any(variant.light_header for variant in variants):
+        headers["light"] = _light_prelude([v.source for v in variants if v.light_header]) + tail
     flags = CPP_COMPILE + (CPP_WARNINGS if warnings else ["-w"])
-    return {"header": header, "blocks": blocks, "main": "static void dt_child(" + main, "compile": flags}
+    return {"headers": headers, "blocks": blocks, "main": "static void dt_child(" + main, "compile": flags}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -517,12 +561,15 @@ async def arun_variants(
     run: bool = True,
     deadline_s: float = 60.0,
     compare: str = "exact",
+    unbalanced_variants: str = "alone",
 ) -> BatchResult:
     """Compile ``variants`` together and run each on ``calls``; one :class:`VariantResult` per variant, in order.
 
     The called method is read from ``signature_source`` (default: the first variant); when it cannot be called
     with these arguments every variant gets ``harness_error`` and nothing runs. ``per_test_s`` is each call's CPU
-    budget; ``deadline_s`` bounds the whole job."""
+    budget; ``deadline_s`` bounds the whole job. A C++ variant whose delimiters do not balance is compiled in a
+    translation unit of its own (``unbalanced_variants="alone"``), or reported as not compiling without a compile
+    (``"fail"``: cheaper, for callers that only need to know that it fails)."""
     if not variants:
         return BatchResult([])
     signature: Signature | None = None
@@ -539,11 +586,23 @@ async def arun_variants(
         builder = _cpp_job if language == "cpp" else _java_job
         pieces = builder(variants, None, (), warnings)
     tests = len(calls) if signature is not None else 0
+    # C++ variants share a translation unit only when they cannot swallow the code after them
+    problems = {ident: imbalance(variant.source) for ident, variant in enumerate(variants)} if language == "cpp" else {}
+    shared = [ident for ident in range(len(variants)) if problems.get(ident) is None]
+    unbalanced = [ident for ident in range(len(variants)) if problems.get(ident) is not None]
+    groups: list[dict[str, Any]] = []
+    for light in (False, True):
+        members = [ident for ident in shared if variants[ident].light_header == light]
+        if members:
+            groups.append({"ids": members, "header": "light" if light else "full"})
+    if unbalanced_variants == "alone":
+        groups += [{"ids": [ident], "header": "full"} for ident in unbalanced]
     wall_per_test = max(2, int(per_test_s * 10) + 1)
     job = {
         **pieces,
         "language": language,
         "ids": list(range(len(variants))),
+        "groups": groups,
         "tests": tests,
         "per_test_s": per_test_s,
         "wall_per_test_s": wall_per_test,
@@ -572,6 +631,9 @@ async def arun_variants(
     variants_out = []
     for ident, variant in enumerate(variants):
         found = _messages(messages.get(str(ident), []))
+        problem = problems.get(ident)
+        if problem is not None and unbalanced_variants != "alone":
+            found = [CompilerMessage(line=problem[0], column=0, severity="error", message=problem[1])]
         result = VariantResult(compiled=ident in compiled, messages=found, harness_error=harness_error)
         if result.compiled and tests:
             records = results.get(str(ident), {})

@@ -301,24 +301,114 @@ def tokens(source: str) -> list[Token]:
 _PAIRS = {"(": ")", "[": "]", "{": "}"}
 
 
-def balanced(source: str) -> bool:
-    """Whether every string, character literal and block comment closes and ``()[]{}`` nest properly.
+def imbalance(source: str) -> tuple[int, str] | None:
+    """The first place where a string, character literal or block comment does not close or ``()[]{}`` do not
+    nest, as (line, message); None when everything balances.
 
-    A program that passes cannot swallow code placed after it, so it may share a translation unit with others."""
-    stack: list[str] = []
+    A program without one cannot swallow code placed after it, so it may share a translation unit with others."""
+    stack: list[tuple[str, int]] = []
     for token in tokens(source):
         if not token.closed:
-            return False
+            what = {"string": "string", "char": "character literal", "comment": "block comment"}[token.kind]
+            return token.line, f"unclosed {what}"
         if token.kind != "symbol":
             continue
         if token.text in _PAIRS:
-            stack.append(_PAIRS[token.text])
+            stack.append((_PAIRS[token.text], token.line))
         elif token.text in (")", "]", "}"):
-            if not stack or stack.pop() != token.text:
-                return False
-    return not stack
+            if not stack:
+                return token.line, f"unmatched '{token.text}'"
+            wanted, line = stack.pop()
+            if wanted != token.text:
+                return token.line, f"'{token.text}' closes the bracket opened on line {line}"
+    if stack:
+        wanted, line = stack[-1]
+        return line, f"the bracket opened on line {line} never closes"
+    return None
+
+
+def balanced(source: str) -> bool:
+    """Whether :func:`imbalance` finds nothing."""
+    return imbalance(source) is None
 
 
 def code_tokens(source: str) -> list[Token]:
     """The tokens without comments."""
     return [token for token in tokens(source) if token.kind != "comment"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Statement structure for localization (the counterparts of the Python AST helpers in ``localization``).
+
+
+def statement_priors(tree: SyntaxTree) -> dict[int, int]:
+    """A tie-break prior by statement kind: decisions (conditions, loop headers) 3, statements that compute 2,
+    plain declarations and jumps 1, definition headers 0."""
+    priors: dict[int, int] = {}
+    for node in tree.statements():
+        if node.type in BLOCK_TYPES:
+            continue
+        if node.type in DECISION_TYPES or node.type in LOOP_TYPES:
+            rank = 3
+        elif node.type in ("expression_statement", "return_statement"):
+            rank = 2
+        elif node.type in ("declaration", "local_variable_declaration"):
+            text = tree.text(node)
+            rank = 2 if any(symbol in text for symbol in ("(", "[", "+", "-", "*", "/", "%", "?", "<", ">")) else 1
+        else:
+            rank = 1
+        line = line_of(node)
+        priors[line] = max(priors.get(line, 0), rank)
+    for node in tree.named(*FUNCTION_TYPES, *CLASS_TYPES):
+        priors.setdefault(line_of(node), 0)
+    return priors
+
+
+def nesting_depths(tree: SyntaxTree) -> dict[int, int]:
+    """How many statements (blocks aside) enclose each statement line; ``else if`` counts as its ``if``."""
+    depths: dict[int, int] = {}
+    for node in tree.statements():
+        if node.type in BLOCK_TYPES:
+            continue
+        depth = 0
+        current = node.parent
+        while current is not None and current.type not in FUNCTION_TYPES:
+            if current.type in STATEMENT_TYPES[tree.language] and current.type not in BLOCK_TYPES:
+                depth += 1
+            current = current.parent
+        depths.setdefault(line_of(node), depth)
+    return depths
+
+
+def enclosing_loop(tree: SyntaxTree, line: int) -> int | None:
+    """The header line of the innermost loop that contains ``line``, or None."""
+    best: tuple[int, int] | None = None
+    for node in tree.named(*LOOP_TYPES):
+        start, end = line_of(node), end_line_of(node)
+        if start <= line <= end and (best is None or start > best[0]):
+            best = (start, end)
+    return best[0] if best else None
+
+
+def return_types(tree: SyntaxTree) -> dict[str, str]:
+    """Method name -> declared return type text, for the methods of ``class Solution`` (last declaration wins)."""
+    found: dict[str, str] = {}
+    for cls in tree.named(*CLASS_TYPES):
+        name = cls.child_by_field_name("name")
+        if name is None or tree.text(name) != "Solution":
+            continue
+        for node in tree.walk(cls):
+            if node.type == "function_definition":
+                declarator = node.child_by_field_name("declarator")
+                while declarator is not None and declarator.type != "function_declarator":
+                    declarator = declarator.child_by_field_name("declarator")
+                inner = declarator.child_by_field_name("declarator") if declarator is not None else None
+                kind = node.child_by_field_name("type")
+                if inner is not None and kind is not None:
+                    pointer = "*" if tree.text(node.child_by_field_name("declarator") or kind).startswith("*") else ""
+                    found[tree.text(inner)] = tree.text(kind) + pointer
+            elif node.type == "method_declaration":
+                method, kind = node.child_by_field_name("name"), node.child_by_field_name("type")
+                if method is not None and kind is not None:
+                    found[tree.text(method)] = tree.text(kind)
+    return found

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 
 from debugtutor.analysis.edits._base import ALL_CATEGORIES, Direction, Edit, EditCategory, _Candidate, _Context, _Text
 from debugtutor.analysis.edits._logic import (
@@ -55,7 +55,8 @@ from debugtutor.analysis.edits._novice import (
 )
 from debugtutor.analysis.edits._reference import _reference_mutations, _reference_repairs
 from debugtutor.analysis.edits._syntax import _compiles, _syntax_mutations, _syntax_repairs, _uncomment_repairs
-from debugtutor.analysis.static import LEETCODE_PREAMBLE
+from debugtutor.analysis.static import LEETCODE_PREAMBLE, Diagnostic
+from debugtutor.sandbox import Language
 
 __all__ = ["ALL_CATEGORIES", "Direction", "Edit", "EditCategory", "candidate_edits"]
 
@@ -101,14 +102,25 @@ def candidate_edits(
     categories: Collection[str] = ALL_CATEGORIES,
     direction: Direction = "repair",
     preamble: Collection[str] | None = None,
+    language: Language = "python",
+    diagnostics: Sequence[Diagnostic] = (),
 ) -> Iterator[Edit]:
     """All single edits of ``source`` at ``lines`` (every line when ``None``), most plausible first.
 
     ``direction="repair"`` yields fix-oriented edits, ``"mutate"`` bug-injecting ones (see the module docstring).
     ``preamble`` lists names the run environment provides; by default LeetCode's names when the source defines
     ``class Solution``, else none. Works on source that does not parse: only syntax repairs are possible there.
-    Each yielded program differs from ``source`` and from every earlier one.
+    Each yielded program differs from ``source`` and from every earlier one. C++ and Java (``language``) get the
+    tree-sitter operators of :mod:`debugtutor.analysis.clike.edits`, pointed at the lines and names of the
+    compiler's ``diagnostics`` when given.
     """
+    if language != "python":
+        from debugtutor.analysis.clike.edits import candidate_edits as compiled_edits
+
+        yield from compiled_edits(
+            source, language, lines=lines, categories=categories, direction=direction, diagnostics=diagnostics
+        )
+        return
     if preamble is None:
         preamble = LEETCODE_PREAMBLE if re.search(r"^\s*class\s+Solution\b", source, flags=re.M) else ()
     wanted_lines = None if lines is None else set(lines)

@@ -1,0 +1,212 @@
+"""What a C++/Java edit operator reads (the tree, the wanted lines, the compiler's diagnostics, the declared names)
+and the helpers that turn a replacement at a node into an :class:`~debugtutor.analysis.edits.Edit`."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from tree_sitter import Node
+
+from debugtutor.analysis.clike.syntax_tree import CLASS_TYPES, CompiledLanguage, SyntaxTree, enclosing, line_of
+from debugtutor.analysis.edits._base import Direction, Edit, EditCategory
+from debugtutor.analysis.static import Diagnostic
+
+# Priorities: lower is more plausible; edits are yielded sorted by (priority, line).
+P_FIRST, P_HIGH, P_MID, P_LOW, P_LAST = 0, 1, 2, 3, 4
+Candidate = tuple[int, Edit]
+
+_DECLARATOR_TYPES = frozenset(
+    {
+        "init_declarator",
+        "variable_declarator",
+        "parameter_declaration",
+        "optional_parameter_declaration",
+        "formal_parameter",
+        "spread_parameter",
+        "catch_formal_parameter",
+        "for_range_loop",
+        "enhanced_for_statement",
+        "reference_declarator",
+        "pointer_declarator",
+        "array_declarator",
+        "structured_binding_declarator",
+        "declaration",
+        "local_variable_declaration",
+        "field_declaration",
+        "lambda_expression",
+        "inferred_parameters",
+    }
+)
+
+
+@dataclass
+class EditContext:
+    """One program as the operators see it."""
+
+    tree: SyntaxTree
+    language: CompiledLanguage
+    lines: Collection[int] | None
+    direction: Direction
+    diagnostics: Sequence[Diagnostic] = field(default_factory=tuple)
+
+    @property
+    def source(self) -> str:
+        return self.tree.source
+
+    def wanted(self, line: int) -> bool:
+        return self.lines is None or line in self.lines
+
+    # -- building edits -------------------------------------------------------------------------------------------
+
+    def make(
+        self, priority: int, operator: str, category: EditCategory, line: int, description: str, source: str,
+        bug_type: str = "",
+    ) -> Candidate:  # fmt: skip
+        return priority, Edit(operator, category, line, f"line {line}: {description}", source, bug_type)
+
+    def edit_at(
+        self, priority: int, operator: str, category: EditCategory, node: Node, new: str, description: str,
+        bug_type: str = "",
+    ) -> Candidate:  # fmt: skip
+        """Replace the text of ``node`` (often an operator token) by ``new``."""
+        return self.make(priority, operator, category, line_of(node), description, self.tree.replace(node, new),
+                         bug_type)  # fmt: skip
+
+    edit_node = edit_at
+
+    def replace_span(
+        self, priority: int, operator: str, category: EditCategory, line: int, start: int, end: int, new: str,
+        description: str, bug_type: str = "",
+    ) -> Candidate:  # fmt: skip
+        source = self.source[:start] + new + self.source[end:]
+        return self.make(priority, operator, category, line, description, source, bug_type)
+
+    def delete_node(
+        self, priority: int, operator: str, category: EditCategory, node: Node, description: str, bug_type: str = ""
+    ) -> Candidate:
+        """Remove a node's text; the line stays (blank if nothing else was on it), so later lines keep numbers."""
+        start, end = self.tree.span(node)
+        line_start = self.source.rfind("\n", 0, start) + 1
+        line_end = self.source.find("\n", end)
+        line_end = len(self.source) if line_end < 0 else line_end
+        before, after = self.source[line_start:start], self.source[end:line_end]
+        if not before.strip() and not after.strip():
+            start, end = line_start, line_end
+        return self.replace_span(priority, operator, category, line_of(node), start, end, "", description, bug_type)
+
+    def swap_nodes(
+        self, priority: int, operator: str, category: EditCategory, first: Node, second: Node, description: str,
+        bug_type: str = "",
+    ) -> Candidate:  # fmt: skip
+        a_start, a_end = self.tree.span(first)
+        b_start, b_end = self.tree.span(second)
+        a_text, b_text = self.source[a_start:a_end], self.source[b_start:b_end]
+        source = self.source[:a_start] + b_text + self.source[a_end:b_start] + a_text + self.source[b_end:]
+        return self.make(priority, operator, category, line_of(first), description, source, bug_type)
+
+    # -- names ----------------------------------------------------------------------------------------------------
+
+    @cached_property
+    def words(self) -> set[str]:
+        return {self.tree.text(node) for node in self.tree.walk() if node.type in ("identifier", "field_identifier")}
+
+    def declared_in(self, scope: Node) -> list[str]:
+        """Names declared under ``scope`` (variables and parameters), in order of appearance."""
+        names: list[str] = []
+        for node in self.tree.walk(scope):
+            if node.type == "identifier" and self._is_declarator(node):
+                names.append(self.tree.text(node))
+        return list(dict.fromkeys(names))
+
+    @cached_property
+    def fields(self) -> list[str]:
+        """Field names of the classes in the program."""
+        names: list[str] = []
+        for node in self.tree.walk():
+            if node.type in ("field_identifier", "identifier") and node.parent is not None:
+                declaration = node.parent
+                while declaration is not None and declaration.type in ("init_declarator", "variable_declarator",
+                                                                       "pointer_declarator", "array_declarator",
+                                                                       "reference_declarator"):  # fmt: skip
+                    declaration = declaration.parent
+                if declaration is not None and declaration.type == "field_declaration":
+                    if enclosing(node, CLASS_TYPES) is not None and not _is_function_declarator(node):
+                        names.append(self.tree.text(node))
+        return list(dict.fromkeys(names))
+
+    @cached_property
+    def declared_names(self) -> set[str]:
+        """Every name the program declares: variables, parameters, fields, functions, methods and types."""
+        names = set(self.declared_in(self.tree.root)) | set(self.fields)
+        for node in self.tree.walk():
+            if node.type in ("function_declarator",):
+                inner = node.child_by_field_name("declarator")
+                if inner is not None:
+                    names.add(self.tree.text(inner).split("::")[-1])
+            elif node.type in ("method_declaration", "class_declaration", "interface_declaration",
+                               "constructor_declaration", "enum_declaration", "record_declaration"):  # fmt: skip
+                name = node.child_by_field_name("name")
+                if name is not None:
+                    names.add(self.tree.text(name))
+            elif node.type in ("class_specifier", "struct_specifier", "enum_specifier", "type_definition",
+                               "alias_declaration"):  # fmt: skip
+                name = node.child_by_field_name("name") or node.child_by_field_name("declarator")
+                if name is not None:
+                    names.add(self.tree.text(name))
+        return names
+
+    @cached_property
+    def methods(self) -> set[str]:
+        names: set[str] = set()
+        for node in self.tree.walk():
+            if node.type == "function_declarator":
+                inner = node.child_by_field_name("declarator")
+                if inner is not None:
+                    names.add(self.tree.text(inner).split("::")[-1])
+            elif node.type == "method_declaration":
+                name = node.child_by_field_name("name")
+                if name is not None:
+                    names.add(self.tree.text(name))
+        return names
+
+    def _is_declarator(self, node: Node) -> bool:
+        parent = node.parent
+        if parent is None or parent.type not in _DECLARATOR_TYPES:
+            return False
+        if parent.type in ("init_declarator", "variable_declarator"):
+            return parent.child_by_field_name("declarator") == node or parent.child_by_field_name("name") == node
+        if parent.type in ("for_range_loop", "enhanced_for_statement"):
+            return parent.child_by_field_name("declarator") == node or parent.child_by_field_name("name") == node
+        if parent.type in ("declaration", "local_variable_declaration", "field_declaration"):
+            return parent.child_by_field_name("declarator") == node
+        if parent.type in ("parameter_declaration", "optional_parameter_declaration", "formal_parameter",
+                           "spread_parameter", "catch_formal_parameter"):  # fmt: skip
+            return parent.child_by_field_name("declarator") == node or parent.child_by_field_name("name") == node
+        if parent.type in ("lambda_expression", "inferred_parameters"):
+            return True
+        return parent.type in ("reference_declarator", "pointer_declarator", "array_declarator",
+                               "structured_binding_declarator")  # fmt: skip
+
+    def is_variable_use(self, node: Node) -> bool:
+        """An identifier that reads or writes a variable (not its declaration, a called name or a type)."""
+        if node.type != "identifier" or self._is_declarator(node):
+            return False
+        parent = node.parent
+        if parent is None:
+            return False
+        if parent.type == "call_expression" and parent.child_by_field_name("function") == node:
+            return False
+        if parent.type == "method_invocation" and parent.child_by_field_name("name") == node:
+            return False
+        if parent.type in ("field_access",) and parent.child_by_field_name("field") == node:
+            return False
+        if parent.type in ("function_declarator", "qualified_identifier", "method_declaration", "class_declaration"):
+            return False
+        return self.tree.text(node) in self.declared_names
+
+
+def _is_function_declarator(node: Node) -> bool:
+    parent = node.parent
+    return parent is not None and parent.type == "function_declarator"

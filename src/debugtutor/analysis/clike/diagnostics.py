@@ -1,0 +1,426 @@
+"""Static facts about C++ and Java programs: the compiler's errors and warnings as line-anchored diagnostics, mapped
+onto DebugBench's bug classes, and suspicious shapes the compiler lets through.
+
+The compilers run in the sandbox (``g++ -std=c++17 -Wall -Wextra`` front end, ``javac -Xlint:all``; see
+:mod:`debugtutor.analysis.clike.harness`). Each message becomes a :class:`~debugtutor.analysis.static.Diagnostic`
+whose ``category`` is ``syntax`` (the code does not parse, or an ``=`` sits where a comparison belongs), ``reference``
+(a name, member, method or type that does not exist) or ``suspicious-logic`` (a warning), whose ``code`` is a stable
+rule id and whose ``bug_type`` is the DebugBench minor type the finding usually comes from. An undeclared name is
+told apart by what it is: a keyword of another language (``illegal keywords``), a name declared only inside a
+comment (``illegal comment``), something called (``undefined methods``) or anything else (``undefined objects``).
+
+The pattern checks (no compiler needed) flag what compiles but is usually wrong: an assignment used as a condition,
+a comparison used as a statement, an empty loop or ``if`` body, a body whose indentation says it has more than one
+statement, a ``for`` loop that updates a variable its condition does not test or steps away from its bound, an
+index equal to the container's size, and a variable assigned to itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from debugtutor.analysis.clike.harness import CompilerMessage, Variant, arun_variants
+from debugtutor.analysis.clike.syntax_tree import (
+    LOOP_TYPES,
+    CompiledLanguage,
+    SyntaxTree,
+    end_line_of,
+    line_of,
+    operator_token,
+    parse,
+    tokens,
+)
+from debugtutor.analysis.static import Diagnostic, DiagnosticCategory
+
+# Words that are keywords, types or idioms of another language and mean nothing here: what an "illegal keywords"
+# bug injects. Each maps to the usual spelling in the target language ("" when there is none).
+FOREIGN_WORDS: dict[str, dict[str, str]] = {
+    "cpp": {
+        "def": "int", "var": "auto", "let": "auto", "val": "auto", "func": "int", "function": "auto", "fn": "auto",
+        "elif": "else if", "elsif": "else if", "elseif": "else if", "None": "NULL", "null": "NULL", "nil": "NULL",
+        "True": "true", "False": "false", "self": "this", "String": "string", "boolean": "bool", "Integer": "int",
+        "Boolean": "bool", "Long": "long", "Double": "double", "ArrayList": "vector", "HashMap": "unordered_map",
+        "HashSet": "unordered_set", "println": "", "print": "", "len": "", "final": "const", "until": "",
+        "foreach": "for", "lambda": "", "echo": "", "puts": "", "elifs": "else if", "not": "!", "is": "==",
+        "NaN": "NAN", "undefined": "NULL", "Math": "", "System": "", "console": "", "Arrays": "",
+    },  # fmt: skip
+    "java": {
+        "def": "int", "let": "var", "val": "var", "func": "int", "function": "var", "fn": "var", "auto": "var",
+        "elif": "else if", "elsif": "else if", "elseif": "else if", "None": "null", "nil": "null", "NULL": "null",
+        "nullptr": "null", "True": "true", "False": "false", "self": "this", "string": "String", "bool": "boolean",
+        "vector": "List", "unordered_map": "HashMap", "unordered_set": "HashSet", "print": "", "println": "",
+        "len": "", "cout": "", "cin": "", "endl": "", "printf": "", "echo": "", "puts": "", "until": "",
+        "foreach": "for", "lambda": "", "pair": "int[]", "unsigned": "", "undefined": "null", "NaN": "Double.NaN",
+        "console": "", "const": "final", "struct": "class", "sizeof": "", "delete": "",
+    },  # fmt: skip
+}
+# Member names that belong to another language's containers or strings (``nums.length()`` in C++, ``v.size()`` on a
+# Java array): an "illegal keywords" bug as DebugBench draws it.
+FOREIGN_MEMBERS: dict[str, dict[str, str]] = {
+    "cpp": {
+        "length": "size", "push": "push_back", "append": "push_back", "add": "push_back", "put": "insert",
+        "get": "at", "charAt": "at", "equals": "compare", "contains": "count", "containsKey": "count",
+        "isEmpty": "empty", "remove": "erase", "toString": "", "len": "size", "pop": "pop_back",
+        "substring": "substr", "indexOf": "find", "peek": "top", "poll": "pop", "offer": "push", "keySet": "",
+    },  # fmt: skip
+    "java": {
+        "size": "length", "push_back": "add", "push": "add", "append": "add", "emplace_back": "add",
+        "pop_back": "remove", "find": "indexOf", "count": "containsKey", "empty": "isEmpty", "erase": "remove",
+        "substr": "substring", "at": "get", "insert": "add", "begin": "", "end": "", "front": "peek", "top": "peek",
+        "len": "length", "lower": "toLowerCase", "upper": "toUpperCase", "strip": "trim",
+    },  # fmt: skip
+}
+
+
+@dataclass(frozen=True)
+class _Rule:
+    pattern: re.Pattern[str]
+    code: str
+    category: DiagnosticCategory
+    bug_type: str
+
+
+def _rules(*items: tuple[str, str, DiagnosticCategory, str]) -> tuple[_Rule, ...]:
+    return tuple(_Rule(re.compile(pattern), code, category, bug) for pattern, code, category, bug in items)
+
+
+_CPP_RULES = _rules(
+    (r"missing terminating [\"'] character", "unclosed-string", "syntax", "unclosed string"),
+    (r"unterminated comment|stray '#'|invalid preprocessing directive|stray '\\'", "illegal-comment", "syntax",
+     "illegal comment"),
+    (r"lvalue required as left operand of assignment|using temporary as lvalue", "assignment-to-value", "syntax",
+     "misused == or ="),
+    (r"suggest parentheses around assignment used as truth value", "assignment-in-condition", "syntax",
+     "misused == or ="),
+    (r"expected '[;:]'|expected ',' or ';'|expected ';' or|expected ':' or", "expected-separator", "syntax",
+     "missing colons"),
+    (r"expected '[)\]}]'|expected '[(\[{]' before|expected primary-expression before '[)\]]'|expected '\)' before",
+     "unbalanced-brackets", "syntax", "unclosed parentheses"),
+    (r"at end of input", "unbalanced-brackets", "syntax", "unclosed parentheses"),
+    (r"break statement not within|continue statement not within|'else' without a previous 'if'|"
+     r"a function-definition is not allowed here", "misplaced-statement", "syntax", "illegal separation"),
+    (r"'([A-Za-z_]\w*)' was not declared in this scope|'([A-Za-z_]\w*)' has not been declared|"
+     r"use of undeclared identifier '([A-Za-z_]\w*)'", "undeclared-name", "reference", "undefined objects"),
+    (r"has no member named '([A-Za-z_]\w*)'|'([A-Za-z_]\w*)' is not a member of", "no-such-member", "reference",
+     "undefined methods"),
+    (r"'([A-Za-z_]\w*)' does not name a type|'([A-Za-z_]\w*)' is not a type", "unknown-type", "reference",
+     "undefined objects"),
+    (r"no matching function for call to|no matching member function|too (?:many|few) arguments",
+     "no-matching-call", "reference", "undefined methods"),
+    (r"could not convert|cannot convert|invalid conversion|invalid operands|no match for 'operator",
+     "type-mismatch", "syntax", ""),
+    (r"redeclaration of|conflicting declaration|redefinition of", "redeclared", "reference", "undefined objects"),
+    (r"request for member .* which is of (?:non-class|pointer) type|base operand of '->'", "member-access",
+     "reference", "undefined objects"),
+    (r"expected", "parse-error", "syntax", ""),
+)
+_CPP_WARNINGS = _rules(
+    (r"suggest parentheses around assignment used as truth value", "assignment-in-condition", "syntax",
+     "misused == or ="),
+    (r"missing terminating [\"'] character", "unclosed-string", "syntax", "unclosed string"),
+    (r"value computed is not used|statement has no effect|for increment expression has no effect",
+     "result-unused", "suspicious-logic", "misused == or ="),
+    (r"suggest braces around empty body|this '\w+' clause does not guard", "misleading-body", "suspicious-logic",
+     "illegal separation"),
+    (r"no return statement in function returning non-void|control reaches end of non-void", "missing-return",
+     "suspicious-logic", "other error"),
+    (r"unused variable|set but not used", "unused-variable", "suspicious-logic", "variable error"),
+    (r"comparison with string literal|multi-character character constant", "string-comparison",
+     "suspicious-logic", "unclosed string"),
+    (r"array subscript .* is (?:above|below) array bounds|array index .* is past the end", "index-past-end",
+     "suspicious-logic", "faulty indexing"),
+    (r"self-assignment|assigned to itself", "self-assignment", "suspicious-logic", "variable error"),
+    (r"overflow in conversion|integer overflow", "overflow", "suspicious-logic", "operation error"),
+)
+_JAVA_RULES = _rules(
+    (r"unclosed (?:string|character) literal|empty character literal|unclosed text block", "unclosed-string",
+     "syntax", "unclosed string"),
+    (r"unclosed comment|illegal character: '(?:#|\\\\)'", "illegal-comment", "syntax", "illegal comment"),
+    (r"incompatible types: \w+ cannot be converted to boolean", "condition-not-boolean", "syntax",
+     "misused == or ="),
+    (r"^unexpected type", "assignment-to-value", "syntax", "misused == or ="),
+    (r"^';' expected|^':' expected|^: expected|'[;:]' expected", "expected-separator", "syntax", "missing colons"),
+    (r"'[)\]}(\[{]' expected|reached end of file while parsing|class, interface, enum, or record expected",
+     "unbalanced-brackets", "syntax", "unclosed parentheses"),
+    (r"'else' without 'if'|break outside switch or loop|continue outside of loop|"
+     r"variable declaration not allowed here|'(?:case|default)', or '}' expected", "misplaced-statement", "syntax",
+     "illegal separation"),
+    (r"^not a statement", "not-a-statement", "syntax", "misused == or ="),
+    (r"^cannot find symbol", "undeclared-name", "reference", "undefined objects"),
+    (r"method .* in class .* cannot be applied|no suitable (?:method|constructor) found|"
+     r"constructor .* cannot be applied", "no-matching-call", "reference", "undefined methods"),
+    (r"might not have been initialized", "uninitialized", "reference", "undefined objects"),
+    (r"is already defined", "redeclared", "reference", "undefined objects"),
+    (r"bad operand types? for (?:binary|unary) operator", "type-mismatch", "syntax", ""),
+    (r"incompatible types|cannot be dereferenced|array required, but", "type-mismatch", "syntax", ""),
+    (r"missing return statement", "missing-return", "syntax", "illegal separation"),
+    (r"unreachable statement", "unreachable", "syntax", "illegal separation"),
+    (r"illegal start of|<identifier> expected|expected|not allowed here|illegal", "parse-error", "syntax", ""),
+)
+
+
+def _normal_quotes(text: str) -> str:
+    return text.replace("\u2018", "'").replace("\u2019", "'").replace("`", "'")
+
+
+def _named_symbol(match: re.Match[str]) -> str:
+    return next((group for group in match.groups() if group), "")
+
+
+def _java_symbol(detail: str) -> tuple[str, str]:
+    """(kind, name) of javac's ``symbol:`` line: kind is variable, method or class."""
+    found = re.search(r"symbol:\s+(variable|method|class|interface)\s+([A-Za-z_]\w*)", detail)
+    return (found.group(1), found.group(2)) if found else ("", "")
+
+
+def _declared_in_comment(source: str, name: str) -> bool:
+    """Whether ``name`` is declared (``type name =``/``;``/``,``) inside a comment of ``source``."""
+    declaration = re.compile(rf"\b[\w<>\[\],:]+[\s*&]+{re.escape(name)}\s*(?:[=;,(\[{{]|$)")
+    for token in tokens(source):
+        if token.kind == "comment" and declaration.search(token.text):
+            return True
+    return False
+
+
+def _called_at(source_line: str, name: str) -> bool:
+    return re.search(rf"\b{re.escape(name)}\s*\(", source_line) is not None
+
+
+def classify_message(message: CompilerMessage, source: str, language: CompiledLanguage) -> Diagnostic | None:
+    """The diagnostic for one compiler message (None for harness-only messages and uninteresting warnings)."""
+    if message.in_harness or message.line <= 0:
+        return None
+    text = _normal_quotes(message.message)
+    rules = (_CPP_RULES if message.severity == "error" else _CPP_WARNINGS) if language == "cpp" else _JAVA_RULES
+    if language == "java" and message.severity != "error":
+        return None  # javac's lint warnings (raw types, unchecked) say nothing about bugs
+    lines = source.splitlines()
+    line_text = lines[message.line - 1] if message.line <= len(lines) else ""
+    for rule in rules:
+        found = rule.pattern.search(text)
+        if found is None:
+            continue
+        code, category, bug_type = rule.code, rule.category, rule.bug_type
+        symbol = _named_symbol(found) if found.groups() else ""
+        if language == "java" and code == "undeclared-name":
+            kind, symbol = _java_symbol(message.detail)
+            if kind == "method":
+                bug_type = "undefined methods"
+        if code in ("undeclared-name", "unknown-type", "no-such-member") and symbol:
+            bug_type = _reference_bug_type(code, symbol, source, line_text, language, bug_type)
+        if code == "not-a-statement" and "==" not in line_text:
+            bug_type = ""
+        if code == "type-mismatch" and re.search(r"(?<![=!<>])=(?!=)", _condition_text(line_text)):
+            code, bug_type = "assignment-in-condition", "misused == or ="
+        if code == "result-unused" and "==" not in line_text:
+            bug_type = "other error"
+        if code == "parse-error":
+            bug_type = _parse_error_bug_type(text, line_text)
+        return Diagnostic(
+            category=category,
+            line=message.line,
+            column=max(0, message.column - 1),
+            message=text,
+            code=code,
+            symbol=symbol,
+            bug_type=bug_type,
+        )
+    if message.severity == "error":
+        return Diagnostic(category="syntax", line=message.line, column=max(0, message.column - 1), message=text,
+                          code="compile-error")  # fmt: skip
+    return None
+
+
+def _condition_text(line: str) -> str:
+    found = re.search(r"\b(?:if|while)\s*\((.*)\)", line)
+    return found.group(1) if found else ""
+
+
+def _parse_error_bug_type(message: str, line_text: str) -> str:
+    if re.search(r"before '[)\]}]'|'[)\]}]' token", message):
+        return "unclosed parentheses"
+    if line_text.count("(") != line_text.count(")"):
+        return "unclosed parentheses"
+    if re.search(r"//|/\*|\*/|#", line_text):
+        return "illegal comment"
+    return ""
+
+
+def _reference_bug_type(
+    code: str, symbol: str, source: str, line_text: str, language: CompiledLanguage, default: str
+) -> str:
+    if code == "no-such-member":
+        if symbol in FOREIGN_MEMBERS[language]:
+            return "illegal keywords"
+        return "undefined methods" if _called_at(line_text, symbol) else "undefined objects"
+    if symbol in FOREIGN_WORDS[language]:
+        return "illegal keywords"
+    if _declared_in_comment(source, symbol):
+        return "illegal comment"
+    if _called_at(line_text, symbol):
+        return "undefined methods"
+    return default
+
+
+def compiler_diagnostics(
+    messages: Iterable[CompilerMessage], source: str, language: CompiledLanguage
+) -> list[Diagnostic]:
+    """The diagnostics of a variant's compiler messages, one per (line, rule), in line order."""
+    found: dict[tuple[int, str, str], Diagnostic] = {}
+    for message in messages:
+        diagnostic = classify_message(message, source, language)
+        if diagnostic is not None:
+            found.setdefault((diagnostic.line, diagnostic.code, diagnostic.symbol), diagnostic)
+    return sorted(found.values(), key=lambda d: (d.line, d.column, d.code))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Pattern checks.
+
+
+def _diagnostic(line: int, code: str, message: str, bug_type: str, category: DiagnosticCategory) -> Diagnostic:
+    return Diagnostic(category=category, line=line, column=0, message=message, code=code, bug_type=bug_type)
+
+
+def _indent(text: str) -> int:
+    return len(text.expandtabs(4)) - len(text.expandtabs(4).lstrip())
+
+
+def pattern_diagnostics(source: str, language: CompiledLanguage, tree: SyntaxTree | None = None) -> list[Diagnostic]:
+    """Suspicious shapes that compile: see the module docstring."""
+    tree = tree or parse(source, language)
+    found: list[Diagnostic] = []
+    lines = source.splitlines()
+    for node in tree.named("if_statement", "while_statement", "for_statement", "do_statement"):
+        condition = node.child_by_field_name("condition")
+        if condition is not None:
+            inner = condition.named_children[0] if condition.type in ("condition_clause", "parenthesized_expression")\
+                and condition.named_children else condition  # fmt: skip
+            if inner.type == "assignment_expression" and tree.text(inner).count("=") == 1:
+                found.append(
+                    _diagnostic(line_of(node), "assignment-in-condition", "an assignment is used as the condition",
+                                "misused == or =", "syntax")
+                )  # fmt: skip
+        body = node.child_by_field_name("body") or node.child_by_field_name("consequence")
+        if body is None:
+            continue
+        if body.type == "expression_statement" and tree.text(body).strip() == ";":
+            found.append(
+                _diagnostic(line_of(body), "empty-body", f"the {node.type.split('_')[0]} has an empty body (';')",
+                            "illegal separation", "suspicious-logic")
+            )  # fmt: skip
+        elif body.type not in ("compound_statement", "block") and node.type != "do_statement":
+            # an unbraced body followed by a line indented like it: the author meant both to be inside
+            last = end_line_of(body)
+            header_indent = _indent(lines[line_of(node) - 1]) if line_of(node) <= len(lines) else 0
+            body_indent = _indent(lines[line_of(body) - 1]) if line_of(body) <= len(lines) else 0
+            following = next((n for n in range(last + 1, len(lines) + 1) if lines[n - 1].strip()), None)
+            if (
+                following is not None
+                and line_of(body) > line_of(node)
+                and body_indent > header_indent
+                and _indent(lines[following - 1]) == body_indent
+                and not lines[following - 1].strip().startswith(("}", "else", "//", "/*"))
+            ):
+                found.append(
+                    _diagnostic(following, "misleading-indentation",
+                                f"indented as if inside the {node.type.split('_')[0]} on line {line_of(node)}, "
+                                "which has no braces", "illegal separation", "suspicious-logic")
+                )  # fmt: skip
+    for node in tree.named("expression_statement"):
+        expression = node.named_children[0] if node.named_children else None
+        if expression is not None and expression.type == "binary_expression":
+            operator = operator_token(expression)
+            if operator is not None and operator.type in ("==", "!="):
+                found.append(
+                    _diagnostic(line_of(node), "comparison-statement", "a comparison used as a statement",
+                                "misused == or =", "syntax")
+                )  # fmt: skip
+        if expression is not None and expression.type == "assignment_expression":
+            left, right = expression.child_by_field_name("left"), expression.child_by_field_name("right")
+            operator = operator_token(expression)
+            if left is not None and right is not None and operator is not None and operator.type == "=" and \
+                    tree.text(left).replace(" ", "") == tree.text(right).replace(" ", ""):  # fmt: skip
+                found.append(
+                    _diagnostic(line_of(node), "self-assignment", "a variable assigned to itself", "variable error",
+                                "suspicious-logic")
+                )  # fmt: skip
+    found.extend(_loop_diagnostics(tree))
+    found.extend(_index_diagnostics(tree))
+    return found
+
+
+def _identifiers(tree: SyntaxTree, node: object) -> set[str]:
+    return {tree.text(n) for n in tree.walk(node) if n.type == "identifier"}  # type: ignore[arg-type]
+
+
+def _loop_diagnostics(tree: SyntaxTree) -> Iterable[Diagnostic]:
+    for node in tree.named("for_statement"):
+        condition = node.child_by_field_name("condition")
+        update = node.child_by_field_name("update")
+        if condition is None or update is None:
+            continue
+        tested = _identifiers(tree, condition)
+        updated = _updated_names(tree, update)
+        if updated and tested and not updated & tested:
+            yield _diagnostic(line_of(node), "loop-update-mismatch",
+                              f"the loop updates {', '.join(sorted(updated))} but tests {', '.join(sorted(tested))}",
+                              "condition error", "suspicious-logic")  # fmt: skip
+            continue
+        text = tree.text(condition).replace(" ", "")
+        step = tree.text(update).replace(" ", "")
+        rising = re.search(r"\+\+|\+=", step) is not None
+        falling = re.search(r"--|-=", step) is not None
+        if (rising and re.match(r"\w+>=?", text)) or (falling and re.match(r"\w+<=?", text)):
+            yield _diagnostic(line_of(node), "loop-steps-away",
+                              "the loop steps away from the bound its condition tests", "condition error",
+                              "suspicious-logic")  # fmt: skip
+
+
+def _updated_names(tree: SyntaxTree, update: object) -> set[str]:
+    names: set[str] = set()
+    for node in tree.walk(update):  # type: ignore[arg-type]
+        if node.type in ("update_expression", "assignment_expression"):
+            target = node.child_by_field_name("argument") or node.child_by_field_name("left")
+            if target is None:
+                target = next((c for c in node.named_children if c.type == "identifier"), None)
+            if target is not None and target.type == "identifier":
+                names.add(tree.text(target))
+    return names
+
+
+def _index_diagnostics(tree: SyntaxTree) -> Iterable[Diagnostic]:
+    """``v[v.size()]`` / ``a[a.length]``: an index one past the last element."""
+    for node in tree.named("subscript_expression", "array_access"):
+        text = tree.text(node).replace(" ", "")
+        found = re.fullmatch(r"(\w+)\[(.*)\]", text)
+        if found is None:
+            continue
+        base, index = found.group(1), found.group(2)
+        if index in (f"{base}.size()", f"{base}.length", f"{base}.length()"):
+            yield _diagnostic(line_of(node), "index-past-end", f"{text} is one past the last element",
+                              "faulty indexing", "suspicious-logic")  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Entry points.
+
+
+def merge(found: Sequence[Diagnostic]) -> list[Diagnostic]:
+    unique = {(d.line, d.code, d.symbol): d for d in found}
+    return sorted(unique.values(), key=lambda d: (d.line, d.column, d.code))
+
+
+async def acheck(source: str, language: CompiledLanguage) -> list[Diagnostic]:
+    """Compiler diagnostics (one sandboxed compile) plus the pattern checks, sorted by line."""
+    batch = await arun_variants(language, [Variant(source)], warnings=True, run=False, deadline_s=60.0)
+    messages = batch.variants[0].messages if batch.variants else []
+    return merge([*compiler_diagnostics(messages, source, language), *pattern_diagnostics(source, language)])
+
+
+def check(source: str, language: CompiledLanguage) -> list[Diagnostic]:
+    """Synchronous :func:`acheck`."""
+    return asyncio.run(acheck(source, language))

@@ -1,0 +1,669 @@
+"""Single edits of C++ and Java programs, for repair and for bug injection (mutation), over the DebugBench taxonomy.
+
+``candidate_edits(source, language, direction="repair", diagnostics=...)`` yields fix-oriented edits, most plausible
+first. Syntax repairs start from where tree-sitter assumed a missing token and from the compiler's error lines: add
+a ``;`` or ``:``, close or drop a bracket, close or drop a string, repair a comment mark, ``=`` <-> ``==``, braces
+around a body that its indentation says is longer, drop a ``;`` that empties a loop or ``if``. Reference repairs
+start from the undeclared names and members the compiler names: translate a keyword of another language, rename to
+the closest declared name, uncomment the declaration a comment hid, unwrap or drop a call to something undefined.
+Logic edits (:mod:`debugtutor.analysis.clike.edits_logic`) swap operators, names and variables, shift bounds and
+indices by one, negate conditions, and delete or swap statements. ``direction="mutate"`` yields the bug-injecting
+counterparts, each labelled with its DebugBench minor type.
+
+Every edit is a string substitution at tree-sitter or lexer positions, so everything outside the changed span stays
+byte for byte; edits never add or remove lines except inserted ``}`` lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterator, Sequence
+from difflib import SequenceMatcher
+
+from debugtutor.analysis.clike.context import P_FIRST, P_HIGH, P_LAST, P_LOW, P_MID, Candidate, EditContext
+from debugtutor.analysis.clike.diagnostics import FOREIGN_MEMBERS, FOREIGN_WORDS
+from debugtutor.analysis.clike.edits_logic import LOGIC_OPERATORS
+from debugtutor.analysis.clike.syntax_tree import (
+    CompiledLanguage,
+    Token,
+    line_of,
+    operator_token,
+    parse,
+    tokens,
+)
+from debugtutor.analysis.edits._base import ALL_CATEGORIES, Direction, Edit
+from debugtutor.analysis.static import Diagnostic
+
+# Diagnostics that do not stop compilation (warnings and pattern findings about code that compiles).
+NON_BLOCKING_CODES = frozenset({"assignment-in-condition", "comparison-statement"})
+_MISSING_BUG = {";": "missing colons", ":": "missing colons", ")": "unclosed parentheses",
+                "]": "unclosed parentheses", "}": "unclosed parentheses", "(": "unclosed parentheses"}  # fmt: skip
+
+
+def blocks_compilation(diagnostic: Diagnostic) -> bool:
+    return diagnostic.category in ("syntax", "reference") and diagnostic.code not in NON_BLOCKING_CODES
+
+
+def _lines(source: str) -> list[str]:
+    return source.split("\n")
+
+
+def _line_bounds(source: str, line: int) -> tuple[int, int]:
+    """(start, end) string offsets of line ``line`` (1-based, end before its newline)."""
+    start = 0
+    for _ in range(line - 1):
+        found = source.find("\n", start)
+        if found < 0:
+            return len(source), len(source)
+        start = found + 1
+    end = source.find("\n", start)
+    return start, len(source) if end < 0 else end
+
+
+def _code_end(source: str, line: int, line_tokens: Sequence[Token]) -> int:
+    """Offset just after the last non-comment token of ``line`` (the line end when there is none)."""
+    code = [token for token in line_tokens if token.kind != "comment"]
+    if code:
+        return code[-1].end
+    return _line_bounds(source, line)[1]
+
+
+class _Tokens:
+    def __init__(self, source: str) -> None:
+        self.all = tokens(source)
+        self.by_line: dict[int, list[Token]] = {}
+        for token in self.all:
+            self.by_line.setdefault(token.line, []).append(token)
+
+    def on(self, line: int) -> list[Token]:
+        return self.by_line.get(line, [])
+
+    def code_on(self, line: int) -> list[Token]:
+        return [token for token in self.on(line) if token.kind != "comment"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Syntax repairs.
+
+
+def _error_lines(ctx: EditContext) -> list[int]:
+    lines = [d.line for d in ctx.diagnostics if blocks_compilation(d) and d.category == "syntax"]
+    lines += [line_of(node) for node in ctx.tree.error_nodes()]
+    return [line for line in dict.fromkeys(lines) if ctx.wanted(line) or ctx.wanted(line - 1)]
+
+
+def missing_token_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    for node in ctx.tree.error_nodes():
+        if not node.is_missing or not ctx.wanted(line_of(node)):
+            continue
+        token = node.type
+        if not re.fullmatch(r"[;:)\]}(]|\w+", token) or token.isidentifier() and token != "while":
+            continue
+        start, _ = ctx.tree.span(node)
+        yield ctx.replace_span(P_FIRST, "insert_missing_token", "syntax", line_of(node), start, start, token,
+                               f"insert the missing '{token}'", _MISSING_BUG.get(token, ""))  # fmt: skip
+
+
+def separator_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+    """A ``;`` at the end of the error line or the code line before it; a ``:`` after an access label or case."""
+    source = ctx.source
+    for line in _error_lines(ctx):
+        previous = next((n for n in range(line - 1, 0, -1) if lexed.code_on(n)), None)
+        for target in (line, previous):
+            if target is None:
+                continue
+            code = lexed.code_on(target)
+            if not code or code[-1].text in (";", "{", "}", ",", ":", "(", "&&", "||", "+", "<<"):
+                continue
+            end = _code_end(source, target, code)
+            yield ctx.replace_span(P_HIGH, "insert_semicolon", "syntax", target, end, end, ";",
+                                   "add the missing ';'", "missing colons")  # fmt: skip
+        for token in lexed.code_on(line):
+            if token.text in ("public", "private", "protected", "default") or token.text == "case":
+                following = next((t for t in lexed.code_on(line) if t.start > token.start and t.text == ":"), None)
+                if following is None:
+                    end = _code_end(source, line, lexed.code_on(line))
+                    insert_at = token.end if token.text != "case" else end
+                    if token.text == "case":
+                        code = lexed.code_on(line)
+                        after = [t for t in code if t.start > token.start]
+                        insert_at = after[0].end if after else token.end
+                    yield ctx.replace_span(P_HIGH, "insert_colon", "syntax", line, insert_at, insert_at, ":",
+                                           f"add ':' after '{token.text}'", "missing colons")  # fmt: skip
+        for token in lexed.code_on(line):
+            if token.text == ",":
+                yield ctx.replace_span(P_LOW, "comma_to_semicolon", "syntax", line, token.start, token.end, ";",
+                                       "',' -> ';'", "illegal separation")  # fmt: skip
+            elif token.text == ";" and ctx.language == "cpp":
+                yield ctx.replace_span(P_LAST, "semicolon_to_comma", "syntax", line, token.start, token.end, ",",
+                                       "';' -> ','", "illegal separation")  # fmt: skip
+
+
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = {")": "(", "]": "[", "}": "{"}
+
+
+def bracket_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+    """Close a bracket the line leaves open (at the places a closer can go), or drop one it never opened."""
+    source = ctx.source
+    for line in _error_lines(ctx):
+        code = lexed.code_on(line)
+        for opener, closer in (("(", ")"), ("[", "]")):
+            opened = sum(1 for t in code if t.text == opener)
+            closed = sum(1 for t in code if t.text == closer)
+            if opened > closed:
+                spots: list[int] = []
+                for index, token in enumerate(code):
+                    following = code[index + 1] if index + 1 < len(code) else None
+                    if following is not None and following.text in ("{", ";", "&&", "||", ")", "?", ",", "]"):
+                        spots.append(token.end)
+                spots.append(_code_end(source, line, code))
+                if code and code[-1].text in (";", "{"):
+                    spots.append(code[-1].start)
+                for rank, spot in enumerate(dict.fromkeys(reversed(spots))):
+                    yield ctx.replace_span(P_HIGH if rank < 3 else P_MID, "close_bracket", "syntax", line, spot,
+                                           spot, closer, f"add '{closer}'", "unclosed parentheses")  # fmt: skip
+            if closed > opened:
+                for token in reversed([t for t in code if t.text == closer]):
+                    yield ctx.replace_span(P_HIGH, "drop_bracket", "syntax", line, token.start, token.end, "",
+                                           f"drop an unmatched '{closer}'", "unclosed parentheses")  # fmt: skip
+            if opened > closed:
+                for token in [t for t in code if t.text == opener]:
+                    yield ctx.replace_span(P_MID, "drop_bracket", "syntax", line, token.start, token.end, "",
+                                           f"drop an unmatched '{opener}'", "unclosed parentheses")  # fmt: skip
+    yield from _brace_repairs(ctx, lexed)
+
+
+def _brace_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+    depth = 0
+    stack: list[Token] = []
+    unmatched: list[Token] = []
+    for token in lexed.all:
+        if token.kind != "symbol":
+            continue
+        if token.text == "{":
+            stack.append(token)
+            depth += 1
+        elif token.text == "}":
+            if stack:
+                stack.pop()
+            else:
+                unmatched.append(token)
+    lines = _lines(ctx.source)
+    for token in unmatched:
+        if ctx.wanted(token.line) or ctx.lines is None:
+            yield ctx.replace_span(P_HIGH, "drop_brace", "syntax", token.line, token.start, token.end, "",
+                                   "drop an unmatched '}'", "unclosed parentheses")  # fmt: skip
+    for token in stack[-2:]:
+        # a block that never closes: close it where the indentation falls back to its opening line's
+        opening_indent = _indent(lines[token.line - 1])
+        closes = 0
+        for number in range(token.line + 1, len(lines) + 1):
+            text = lines[number - 1]
+            if not text.strip():
+                continue
+            following = next((n for n in range(number + 1, len(lines) + 1) if lines[n - 1].strip()), None)
+            if following is None or _indent(lines[following - 1]) <= opening_indent:
+                start, end = _line_bounds(ctx.source, number)
+                yield ctx.replace_span(P_HIGH if closes == 0 else P_MID, "close_brace", "syntax", number, end, end,
+                                       " }", "add the missing '}'", "unclosed parentheses")  # fmt: skip
+                closes += 1
+                if closes >= 3:
+                    break
+
+
+def _indent(text: str) -> int:
+    return len(text.expandtabs(4)) - len(text.expandtabs(4).lstrip())
+
+
+def string_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+    """Close a string or character literal where the line's code goes on, or drop its quote, or the statement."""
+    source = ctx.source
+    for token in lexed.all:
+        if token.kind not in ("string", "char") or token.closed or not ctx.wanted(token.line):
+            continue
+        quote = token.text[0]
+        what = "string" if token.kind == "string" else "character literal"
+        bug = "unclosed string"
+        spots = [m.start() + token.start for m in re.finditer(r"[;),+\]}]|<<|\s\S", token.text[1:])]
+        spots = [spot + 1 for spot in spots]
+        spots.append(token.end)
+        text = source[token.start : token.end]
+        trailing = len(text) - len(text.rstrip())
+        if trailing:
+            spots.append(token.end - trailing)
+        for rank, spot in enumerate(dict.fromkeys(spots)):
+            yield ctx.replace_span(P_HIGH if rank < 3 else P_MID, "close_string", "syntax", token.line, spot, spot,
+                                   quote, f"close the {what}", bug)  # fmt: skip
+        yield ctx.replace_span(P_MID, "drop_quote", "syntax", token.line, token.start, token.start + 1, "",
+                               "drop the stray quote", bug)  # fmt: skip
+        # an appended half statement (`string s = "never closed`): drop it from its start
+        line_start, _ = _line_bounds(source, token.line)
+        before = [t for t in lexed.on(token.line) if t.end <= token.start and t.kind != "comment"]
+        cut = next((t.end for t in reversed(before) if t.text in (";", "{", "}")), None)
+        if cut is not None:
+            yield ctx.replace_span(P_MID, "drop_unclosed_statement", "syntax", token.line, cut, token.end, "",
+                                   "drop the unfinished statement", bug)  # fmt: skip
+        yield ctx.replace_span(P_LOW, "drop_line", "syntax", token.line, line_start, token.end, "",
+                               "drop the line", bug)  # fmt: skip
+
+
+def comment_repairs(ctx: EditContext, lexed: _Tokens, compiles: bool) -> Iterator[Candidate]:
+    """``#`` comments to ``//``, unterminated or stray block-comment marks dropped, commented-out code restored."""
+    source = ctx.source
+    undeclared = {d.symbol for d in ctx.diagnostics if d.symbol and d.code == "undeclared-name"}
+    for token in lexed.all:
+        line = token.line
+        if token.kind == "comment" and token.text.startswith("/*") and not token.closed and ctx.wanted(line):
+            yield ctx.replace_span(P_HIGH, "drop_comment_mark", "syntax", line, token.start, token.start + 2, "",
+                                   "drop the '/*' that never closes", "illegal comment")  # fmt: skip
+            line_end = _line_bounds(source, line)[1]
+            yield ctx.replace_span(P_MID, "close_comment", "syntax", line, line_end, line_end, " */",
+                                   "close the comment on its line", "illegal comment")  # fmt: skip
+        elif token.kind == "symbol" and token.text == "#" and ctx.wanted(line):
+            yield ctx.replace_span(P_HIGH, "fix_comment_mark", "syntax", line, token.start, token.end, "//",
+                                   "'#' -> '//'", "illegal comment")  # fmt: skip
+        elif token.kind == "symbol" and token.text == "*" and source.startswith("*/", token.start) and ctx.wanted(
+            line
+        ):
+            yield ctx.replace_span(P_HIGH, "drop_comment_mark", "syntax", line, token.start, token.start + 2, "",
+                                   "drop the stray '*/'", "illegal comment")  # fmt: skip
+        elif token.kind == "comment" and (ctx.wanted(line) or undeclared):
+            inner = token.text[2:-2] if token.text.startswith("/*") else token.text[2:]
+            stripped = inner.strip()
+            declares = any(re.search(rf"\b{re.escape(name)}\b", stripped) for name in undeclared)
+            looks_like_code = bool(re.search(r"[;{}]\s*$|^\s*(?:if|for|while|return|else)\b", stripped))
+            if declares or (looks_like_code and ctx.wanted(line) and token.text.startswith("//")):
+                priority = P_FIRST if declares else (P_LOW if compiles else P_MID)
+                yield ctx.replace_span(priority, "uncomment", "syntax", line, token.start, token.end, inner,
+                                       "restore the commented-out code", "illegal comment")  # fmt: skip
+
+
+def assignment_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """``=`` in a condition -> ``==``; ``==`` as a statement (or returned) -> ``=``."""
+    for node in ctx.tree.named("assignment_expression"):
+        operator = operator_token(node)
+        if operator is None or operator.type != "=" or not ctx.wanted(line_of(node)):
+            continue
+        parent = node.parent
+        in_condition = parent is not None and (
+            parent.type in ("condition_clause", "parenthesized_expression", "binary_expression", "unary_expression",
+                            "conditional_expression", "ternary_expression", "argument_list", "return_statement")
+            or parent.type == "for_statement" and parent.child_by_field_name("condition") == node
+        )  # fmt: skip
+        if in_condition:
+            yield ctx.edit_at(P_FIRST, "assignment_to_comparison", "syntax", operator, "==", "'=' -> '=='",
+                              "misused == or =")  # fmt: skip
+    for node in ctx.tree.named("binary_expression"):
+        operator = operator_token(node)
+        if operator is None or operator.type != "==" or not ctx.wanted(line_of(node)):
+            continue
+        parent = node.parent
+        if parent is not None and parent.type in ("expression_statement", "return_statement"):
+            yield ctx.edit_at(P_FIRST if parent.type == "expression_statement" else P_MID,
+                              "comparison_to_assignment", "syntax", operator, "=", "'==' -> '='",
+                              "misused == or =")  # fmt: skip
+    # a compile error on a line with a lone '=' where a value is expected: try '==' there
+    for diagnostic in ctx.diagnostics:
+        if diagnostic.code not in ("assignment-to-value", "condition-not-boolean", "type-mismatch"):
+            continue
+        start, end = _line_bounds(ctx.source, diagnostic.line)
+        for found in re.finditer(r"(?<![=!<>+\-*/%&|^])=(?!=)", ctx.source[start:end]):
+            position = start + found.start()
+            yield ctx.replace_span(P_HIGH, "assignment_to_comparison", "syntax", diagnostic.line, position,
+                                   position + 1, "==", "'=' -> '=='", "misused == or =")  # fmt: skip
+
+
+def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """Drop a ``;`` that empties a loop or ``if``; brace an unbraced body over the lines indented with it."""
+    lines = _lines(ctx.source)
+    for node in ctx.tree.named("if_statement", "for_statement", "while_statement", "for_range_loop",
+                               "enhanced_for_statement", "else_clause"):  # fmt: skip
+        body = node.child_by_field_name("body") or node.child_by_field_name("consequence")
+        if node.type == "else_clause":
+            body = node.named_children[-1] if node.named_children else None
+        if body is None:
+            continue
+        header_line = line_of(node)
+        if body.type == "expression_statement" and ctx.tree.text(body).strip() == ";":
+            if ctx.wanted(header_line) or ctx.wanted(line_of(body)):
+                yield ctx.delete_node(P_HIGH, "drop_empty_body", "syntax", body, "drop the ';' that ends the header",
+                                      "illegal separation")  # fmt: skip
+            continue
+        if body.type in ("compound_statement", "block"):
+            continue
+        body_line = line_of(body)
+        if body_line == header_line:
+            continue
+        body_indent = _indent(lines[body_line - 1])
+        run_end = body.end_point[0] + 1
+        number = run_end + 1
+        while number <= len(lines):
+            text = lines[number - 1]
+            if text.strip() and (_indent(text) < body_indent or text.strip().startswith("}")):
+                break
+            if text.strip():
+                run_end = number
+            number += 1
+        if run_end <= body.end_point[0] + 1:
+            continue
+        if not (ctx.wanted(header_line) or any(ctx.wanted(n) for n in range(body_line, run_end + 1))):
+            continue
+        start, _ = ctx.tree.span(body)
+        _, end = _line_bounds(ctx.source, run_end)
+        source = ctx.source[:start] + "{ " + ctx.source[start:end] + " }" + ctx.source[end:]
+        yield ctx.make(P_HIGH, "brace_body", "syntax", header_line,
+                       f"braces around lines {body_line}-{run_end}", source, "illegal separation")  # fmt: skip
+
+
+def delete_line_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    for line in _error_lines(ctx):
+        start, end = _line_bounds(ctx.source, line)
+        if ctx.source[start:end].strip():
+            yield ctx.replace_span(P_LAST, "delete_line", "syntax", line, start, end, "", "delete the line", "")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reference repairs.
+
+
+def _similar(name: str, candidates: Collection[str], limit: int = 3) -> list[str]:
+    scored = []
+    for other in candidates:
+        if other == name or len(other) < 2:
+            continue
+        ratio = SequenceMatcher(a=name.lower(), b=other.lower()).ratio()
+        if name.lower() in other.lower() or other.lower() in name.lower():
+            ratio += 0.3
+        if ratio >= 0.5:
+            scored.append((ratio, other))
+    return [other for _, other in sorted(scored, reverse=True)[:limit]]
+
+
+_API_MEMBERS = {
+    "cpp": ("size", "length", "push_back", "pop_back", "emplace_back", "insert", "erase", "find", "count", "begin",
+            "end", "empty", "front", "back", "top", "push", "pop", "substr", "clear", "first", "second", "at",
+            "resize", "reserve", "val", "next", "left", "right"),
+    "java": ("size", "length", "add", "remove", "get", "set", "put", "contains", "containsKey", "getOrDefault",
+             "isEmpty", "poll", "peek", "offer", "push", "pop", "charAt", "substring", "indexOf", "equals", "append",
+             "toString", "keySet", "values", "entrySet", "getKey", "getValue", "val", "next", "left", "right",
+             "toCharArray", "addAll", "clear", "sort"),
+}  # fmt: skip
+
+
+# Free functions (C++) and static calls (Java) a misspelt call may have meant.
+_LIBRARY_CALLS = {
+    "cpp": ("max", "min", "abs", "swap", "sort", "reverse", "accumulate", "to_string", "stoi", "stol", "stoll", "pow",
+            "sqrt", "floor", "ceil", "gcd", "lcm", "max_element", "min_element", "lower_bound", "upper_bound",
+            "make_pair", "find", "count", "fill", "memset", "isdigit", "isalpha", "tolower", "toupper", "log2",
+            "binary_search", "next_permutation", "unique", "iota", "to_string", "push_heap", "pop_heap"),
+    "java": ("Math.max", "Math.min", "Math.abs", "Math.pow", "Math.sqrt", "Math.floor", "Math.ceil",
+             "Arrays.sort", "Arrays.fill", "Collections.sort", "Collections.reverse", "Integer.parseInt",
+             "String.valueOf", "Character.isDigit", "Character.isLetter", "Integer.valueOf", "Arrays.asList",
+             "Collections.max", "Collections.min", "Integer.toString", "Long.parseLong", "Character.toLowerCase",
+             "Character.toUpperCase"),
+}  # fmt: skip
+
+
+def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    source = ctx.source
+    for diagnostic in ctx.diagnostics:
+        symbol = diagnostic.symbol
+        if not symbol or diagnostic.category != "reference" or not ctx.wanted(diagnostic.line):
+            continue
+        line = diagnostic.line
+        start, end = _line_bounds(source, line)
+        text = source[start:end]
+        uses = [m for m in re.finditer(rf"(?<![\w.]){re.escape(symbol)}\b", text)]
+        member_uses = [m for m in re.finditer(rf"(?<=[.>])\s*{re.escape(symbol)}\b", text)]
+        is_member = diagnostic.code == "no-such-member" or (bool(member_uses) and not uses)
+        targets = member_uses if is_member else uses
+        foreign = (FOREIGN_MEMBERS if is_member else FOREIGN_WORDS)[ctx.language].get(symbol)
+        replacements: list[tuple[int, str, str]] = []
+        if foreign is not None:
+            replacements.append((P_FIRST, foreign, "illegal keywords"))
+        if is_member:
+            known = set(_API_MEMBERS[ctx.language]) | ctx.methods | set(ctx.fields)
+            replacements += [(P_HIGH, other, "undefined methods") for other in _similar(symbol, known)]
+        else:
+            called = re.search(rf"\b{re.escape(symbol)}\s*\(", text) is not None
+            pool = (ctx.methods | set(_LIBRARY_CALLS[ctx.language])) if called else ctx.declared_names
+            bug = "undefined methods" if called else "undefined objects"
+            replacements += [(P_HIGH, other, bug) for other in _similar(symbol, pool)]
+        pattern = rf"(?<=[.>])\s*{re.escape(symbol)}\b" if is_member else rf"(?<![\w.]){re.escape(symbol)}\b"
+        for priority, new, bug in replacements:
+            description = f"'{symbol}' -> '{new or '(nothing)'}'"
+            # every use on the line, then every use in the program, then each use alone
+            on_line = re.sub(pattern, lambda m, new=new: m.group(0)[: len(m.group(0)) - len(symbol)] + new, text)
+            if on_line != text:
+                yield ctx.replace_span(priority, "rename_reference", "reference", line, start, end, on_line,
+                                       description, bug)  # fmt: skip
+            renamed = re.sub(pattern, lambda m, new=new: m.group(0)[: len(m.group(0)) - len(symbol)] + new, source)
+            if renamed != source:
+                yield ctx.make(priority + 1, "rename_reference", "reference", line, description + " everywhere",
+                               renamed, bug)  # fmt: skip
+            if len(targets) > 1:
+                for found in targets:
+                    position = start + found.start() + (len(found.group(0)) - len(symbol))
+                    yield ctx.replace_span(priority + 1, "rename_reference", "reference", line, position,
+                                           position + len(symbol), new, description, bug)  # fmt: skip
+        yield from _unwrap_calls(ctx, line, start, text, symbol, is_member)
+        yield from _drop_statement_at(ctx, line)
+
+
+def _unwrap_calls(ctx: EditContext, line: int, start: int, text: str, symbol: str, member: bool) -> Iterator[Candidate]:
+    """``f(x)`` -> ``x`` and ``obj.f()`` -> ``obj`` for an undefined ``f``."""
+    pattern = rf"\.\s*{re.escape(symbol)}\s*\(\s*\)" if member else rf"(?<![\w.]){re.escape(symbol)}\s*\(([^()]*)\)"
+    for found in re.finditer(pattern, text):
+        inner = "" if member else found.group(1).strip()
+        if not member and ("," in inner or not inner):
+            continue
+        yield ctx.replace_span(P_MID, "unwrap_call", "reference", line, start + found.start(), start + found.end(),
+                               inner, f"drop the call to '{symbol}'", "undefined methods")  # fmt: skip
+
+
+def _drop_statement_at(ctx: EditContext, line: int) -> Iterator[Candidate]:
+    for node in ctx.tree.statements():
+        if line_of(node) == line and node.type in ("expression_statement", "declaration",
+                                                   "local_variable_declaration"):  # fmt: skip
+            yield ctx.delete_node(P_LOW, "delete_statement", "reference", node, "delete the statement",
+                                  "undefined methods")  # fmt: skip
+            return
+
+
+def foreign_word_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+    """Foreign keywords the tree shows even without a compiler message (``elif``, ``var``, ``len(x)``)."""
+    table = FOREIGN_WORDS[ctx.language]
+    for token in lexed.all:
+        if token.kind != "word" or token.text not in table or not ctx.wanted(token.line):
+            continue
+        if token.text in ctx.declared_names:
+            continue
+        new = table[token.text]
+        if token.text == "len":
+            call = re.match(r"len\s*\(([^()]*)\)", ctx.source[token.start :])
+            if call:
+                inner = call.group(1).strip()
+                for member in (("size()",) if ctx.language == "cpp" else ("length", "length()", "size()")):
+                    yield ctx.replace_span(P_HIGH, "translate_keyword", "reference", token.line, token.start,
+                                           token.start + call.end(), f"{inner}.{member}",
+                                           f"'len({inner})' -> '{inner}.{member}'", "illegal keywords")  # fmt: skip
+            continue
+        if new or token.text in ("print", "println"):
+            yield ctx.replace_span(P_HIGH, "translate_keyword", "reference", token.line, token.start, token.end, new,
+                                   f"'{token.text}' -> '{new}'", "illegal keywords")  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Mutations (bug injection) beyond the self-inverse logic operators.
+
+
+def syntax_mutations(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+    source = ctx.source
+    statements = [node for node in ctx.tree.statements() if node.type not in ("compound_statement", "block")]
+    for node in statements:
+        line = line_of(node)
+        if not ctx.wanted(line):
+            continue
+        text = ctx.tree.text(node)
+        start, end = ctx.tree.span(node)
+        if node.type in ("expression_statement", "declaration", "local_variable_declaration", "return_statement") \
+                and text.endswith(";") and "\n" not in text:  # fmt: skip
+            yield ctx.replace_span(P_MID, "drop_semicolon", "syntax", line, end - 1, end, "", "drop the ';'",
+                                   "missing colons")  # fmt: skip
+            stripped = text.strip()
+            if re.match(r"[\w<>\[\]:,\s*&]+\s+\w+\s*(=|;)", stripped) and node.type != "return_statement":
+                yield ctx.replace_span(P_LOW, "comment_out", "syntax", line, start, end, "// " + text,
+                                       "comment the statement out", "illegal comment")  # fmt: skip
+        if node.type in ("if_statement", "for_statement", "while_statement"):
+            body = node.child_by_field_name("body") or node.child_by_field_name("consequence")
+            if body is not None and body.type in ("compound_statement", "block"):
+                body_start, body_end = ctx.tree.span(body)
+                inner = source[body_start + 1 : body_end - 1]
+                yield ctx.replace_span(P_LOW, "drop_braces", "syntax", line, body_start, body_end, inner,
+                                       "drop the braces of the body", "illegal separation")  # fmt: skip
+            condition = node.child_by_field_name("condition")
+            if condition is not None and body is not None:
+                _, condition_end = ctx.tree.span(condition)
+                yield ctx.replace_span(P_LOW, "empty_body", "syntax", line, condition_end, condition_end, ";",
+                                       "';' right after the header", "illegal separation")  # fmt: skip
+    for token in lexed.all:
+        if not ctx.wanted(token.line):
+            continue
+        if token.kind in ("string", "char") and token.closed and len(token.text) >= 2:
+            yield ctx.replace_span(P_MID, "unclose_string", "syntax", token.line, token.end - 1, token.end, "",
+                                   "drop the closing quote", "unclosed string")  # fmt: skip
+        elif token.kind == "symbol" and token.text in (")", "]"):
+            yield ctx.replace_span(P_MID, "drop_closing_bracket", "syntax", token.line, token.start, token.end, "",
+                                   f"drop a '{token.text}'", "unclosed parentheses")  # fmt: skip
+        elif token.kind == "comment" and token.text.startswith("//"):
+            yield ctx.replace_span(P_LOW, "wrong_comment_mark", "syntax", token.line, token.start, token.start + 2,
+                                   "#", "'//' -> '#'", "illegal comment")  # fmt: skip
+        elif token.kind == "word" and token.text in ("public", "private", "protected") and ctx.language == "cpp":
+            after = source[token.end : token.end + 3]
+            colon = after.find(":")
+            if colon >= 0:
+                yield ctx.replace_span(P_MID, "drop_colon", "syntax", token.line, token.end + colon,
+                                       token.end + colon + 1, "", f"drop the ':' after '{token.text}'",
+                                       "missing colons")  # fmt: skip
+    for node in ctx.tree.named("binary_expression"):
+        operator = operator_token(node)
+        if operator is not None and operator.type == "==" and ctx.wanted(line_of(node)):
+            yield ctx.edit_at(P_MID, "comparison_to_assignment", "syntax", operator, "=", "'==' -> '='",
+                              "misused == or =")  # fmt: skip
+    for node in ctx.tree.named("assignment_expression"):
+        operator = operator_token(node)
+        if operator is not None and operator.type == "=" and ctx.wanted(line_of(node)):
+            if node.parent is not None and node.parent.type == "expression_statement":
+                yield ctx.edit_at(P_MID, "assignment_to_comparison", "syntax", operator, "==", "'=' -> '=='",
+                                  "misused == or =")  # fmt: skip
+
+
+_INJECTED_WORDS = {
+    "cpp": {"int": ("var", "def", "let"), "auto": ("var", "let"), "nullptr": ("null", "None"), "NULL": ("None",),
+            "true": ("True",), "false": ("False",), "bool": ("boolean",), "string": ("String",),
+            "this": ("self",)},  # fmt: skip
+    "java": {"int": ("def", "let"), "boolean": ("bool",), "String": ("string",), "null": ("None", "nullptr"),
+             "true": ("True",), "false": ("False",), "this": ("self",), "var": ("auto",)},  # fmt: skip
+}
+_INJECTED_MEMBERS = {
+    "cpp": {"size": "length", "push_back": "push", "empty": "isEmpty", "substr": "substring", "count": "contains"},
+    "java": {"length": "size", "add": "push_back", "isEmpty": "empty", "substring": "substr", "size": "length"},
+}
+
+
+def reference_mutations(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+    words = _INJECTED_WORDS[ctx.language]
+    members = _INJECTED_MEMBERS[ctx.language]
+    for token in lexed.all:
+        if token.kind != "word" or not ctx.wanted(token.line):
+            continue
+        previous = ctx.source[max(0, token.start - 2) : token.start]
+        if token.text in words:
+            for new in words[token.text]:
+                yield ctx.replace_span(P_MID, "foreign_keyword", "reference", token.line, token.start, token.end,
+                                       new, f"'{token.text}' -> '{new}'", "illegal keywords")  # fmt: skip
+        elif token.text in members and (previous.endswith(".") or previous.endswith("->")):
+            new = members[token.text]
+            yield ctx.replace_span(P_MID, "foreign_member", "reference", token.line, token.start, token.end, new,
+                                   f"'.{token.text}' -> '.{new}'", "illegal keywords")  # fmt: skip
+    for node in ctx.tree.named("identifier"):
+        if not ctx.wanted(line_of(node)) or not ctx.is_variable_use(node):
+            continue
+        name = ctx.tree.text(node)
+        for new in (name + "s" if not name.endswith("s") else name[:-1], name + "Val"):
+            if new and new not in ctx.words:
+                yield ctx.edit_at(P_MID, "undefined_variable", "reference", node, new, f"'{name}' -> '{new}'",
+                                  "undefined objects")  # fmt: skip
+                break
+    for node in ctx.tree.named("call_expression", "method_invocation"):
+        name = node.child_by_field_name("name") if node.type == "method_invocation" else node.child_by_field_name(
+            "function")  # fmt: skip
+        if name is None or name.type not in ("identifier",) or not ctx.wanted(line_of(node)):
+            continue
+        called = ctx.tree.text(name)
+        if called in ctx.methods:
+            new = called + "Helper"
+            if new not in ctx.words:
+                yield ctx.edit_at(P_MID, "undefined_method", "reference", name, new, f"'{called}' -> '{new}'",
+                                  "undefined methods")  # fmt: skip
+    for node in ctx.tree.named("return_statement"):
+        if node.named_children and ctx.wanted(line_of(node)):
+            value = node.named_children[0]
+            yield ctx.edit_node(P_LOW, "undefined_method", "reference", value,
+                                f"processResult({ctx.tree.text(value)})", "wrap the result in an undefined call",
+                                "undefined methods")  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Entry point.
+
+
+def candidate_edits(
+    source: str,
+    language: CompiledLanguage,
+    *,
+    lines: Collection[int] | None = None,
+    categories: Collection[str] = ALL_CATEGORIES,
+    direction: Direction = "repair",
+    diagnostics: Sequence[Diagnostic] = (),
+) -> Iterator[Edit]:
+    """All single edits of a C++ or Java ``source`` at ``lines`` (every line when None), most plausible first.
+
+    ``diagnostics`` (the compiler's, see :mod:`debugtutor.analysis.clike.diagnostics`) point the syntax and
+    reference repairs at the lines and names the compiler complained about; without them only what the parse tree
+    shows is used. Each yielded program differs from ``source`` and from every earlier one."""
+    tree = parse(source, language)
+    ctx = EditContext(tree, language, None if lines is None else set(lines), direction, tuple(diagnostics))
+    lexed = _Tokens(source)
+    compiles = not tree.has_error and not any(blocks_compilation(d) for d in diagnostics)
+    operators: list[Callable[[], Iterator[Candidate]]] = []
+    if direction == "repair":
+        if "syntax" in categories:
+            operators += [
+                lambda: missing_token_repairs(ctx),
+                lambda: separator_repairs(ctx, lexed),
+                lambda: bracket_repairs(ctx, lexed),
+                lambda: string_repairs(ctx, lexed),
+                lambda: comment_repairs(ctx, lexed, compiles),
+                lambda: assignment_repairs(ctx),
+                lambda: separation_repairs(ctx),
+                lambda: delete_line_repairs(ctx),
+            ]
+        if "reference" in categories:
+            operators += [lambda: reference_repairs(ctx), lambda: foreign_word_repairs(ctx, lexed)]
+    else:
+        if "syntax" in categories:
+            operators.append(lambda: syntax_mutations(ctx, lexed))
+        if "reference" in categories:
+            operators.append(lambda: reference_mutations(ctx, lexed))
+    if "logic" in categories or "reference" in categories:
+        for operator in LOGIC_OPERATORS:
+            operators.append(lambda operator=operator: operator(ctx))  # type: ignore[misc]
+    candidates = [(priority, edit) for make in operators for priority, edit in make() if edit.category in categories]
+    candidates.sort(key=lambda item: (item[0], item[1].line))
+    seen = {source}
+    for _, edit in candidates:
+        if edit.source not in seen:
+            seen.add(edit.source)
+            yield edit

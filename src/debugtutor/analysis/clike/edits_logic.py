@@ -1,0 +1,425 @@
+"""Logic edit operators for C++ and Java over the tree-sitter tree, shared by repair and mutation (most are their
+own inverse): comparison, arithmetic, compound-assignment, increment and boolean operator swaps, negation, +-1 on
+constants, indices and bounds, swapped library calls (``min``/``max``, ``begin``/``end`` ...), swapped variables
+and members, and statement deletion, swap and ``break``/``continue``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from difflib import SequenceMatcher
+
+from tree_sitter import Node
+
+from debugtutor.analysis.clike.context import (
+    P_HIGH,
+    P_LAST,
+    P_LOW,
+    P_MID,
+    Candidate,
+    EditContext,
+)
+from debugtutor.analysis.clike.syntax_tree import (
+    BLOCK_TYPES,
+    FUNCTION_TYPES,
+    enclosing,
+    line_of,
+    operator_token,
+)
+
+# Ordered by how often the swap is the real mistake: strictness first, then direction, then negation.
+COMPARISON_SWAPS: dict[str, tuple[str, ...]] = {
+    "<": ("<=", ">", "!=", ">=", "=="),
+    "<=": ("<", ">=", ">", "=="),
+    ">": (">=", "<", "!=", "<=", "=="),
+    ">=": (">", "<=", "<", "=="),
+    "==": ("!=", "<=", ">=", "<", ">"),
+    "!=": ("==", "<", ">"),
+}
+ARITHMETIC_SWAPS: dict[str, tuple[str, ...]] = {
+    "+": ("-", "*"),
+    "-": ("+",),
+    "*": ("/", "+"),
+    "/": ("*", "%"),
+    "%": ("/",),
+    "<<": (">>",),
+    ">>": ("<<", ">>>"),
+    ">>>": (">>",),
+    "&": ("|", "^", "&&"),
+    "|": ("&", "^", "||"),
+    "^": ("|", "&"),
+}
+ASSIGNMENT_SWAPS: dict[str, tuple[str, ...]] = {
+    "+=": ("-=", "=", "*="),
+    "-=": ("+=", "="),
+    "*=": ("/=", "+="),
+    "/=": ("*=", "%="),
+    "%=": ("/=",),
+    "=": ("+=", "-="),
+    "|=": ("&=", "^="),
+    "&=": ("|=",),
+    "^=": ("|=",),
+    "<<=": (">>=",),
+    ">>=": ("<<=",),
+}
+# Library names that a bug swaps for a sibling (both languages; a name that is not there is never proposed).
+NAME_SWAPS: dict[str, tuple[str, ...]] = {
+    "min": ("max",),
+    "max": ("min",),
+    "min_element": ("max_element",),
+    "max_element": ("min_element",),
+    "begin": ("end", "rbegin"),
+    "end": ("begin", "rend"),
+    "rbegin": ("begin",),
+    "rend": ("end",),
+    "front": ("back",),
+    "back": ("front",),
+    "push_back": ("pop_back", "push_front"),
+    "pop_back": ("push_back", "pop_front"),
+    "push_front": ("push_back",),
+    "pop_front": ("pop_back",),
+    "lower_bound": ("upper_bound",),
+    "upper_bound": ("lower_bound",),
+    "first": ("second",),
+    "second": ("first",),
+    "left": ("right",),
+    "right": ("left",),
+    "floor": ("ceil",),
+    "ceil": ("floor",),
+    "toLowerCase": ("toUpperCase",),
+    "toUpperCase": ("toLowerCase",),
+    "tolower": ("toupper",),
+    "toupper": ("tolower",),
+    "isupper": ("islower",),
+    "islower": ("isupper",),
+    "isUpperCase": ("isLowerCase",),
+    "isLowerCase": ("isUpperCase",),
+    "isdigit": ("isalpha",),
+    "isalpha": ("isdigit", "isalnum"),
+    "isDigit": ("isLetter",),
+    "isLetter": ("isDigit", "isLetterOrDigit"),
+    "addFirst": ("addLast",),
+    "addLast": ("addFirst",),
+    "pollFirst": ("pollLast",),
+    "pollLast": ("pollFirst",),
+    "peekFirst": ("peekLast",),
+    "peekLast": ("peekFirst",),
+    "removeFirst": ("removeLast",),
+    "removeLast": ("removeFirst",),
+    "offerFirst": ("offerLast",),
+    "offerLast": ("offerFirst",),
+    "firstKey": ("lastKey",),
+    "lastKey": ("firstKey",),
+    "floorKey": ("ceilingKey",),
+    "ceilingKey": ("floorKey",),
+    "floorEntry": ("ceilingEntry",),
+    "ceilingEntry": ("floorEntry",),
+    "pollFirstEntry": ("pollLastEntry",),
+    "startsWith": ("endsWith",),
+    "endsWith": ("startsWith",),
+    "indexOf": ("lastIndexOf",),
+    "lastIndexOf": ("indexOf",),
+    "abs": ("",),
+    "greater": ("less",),
+    "less": ("greater",),
+    "INT_MAX": ("INT_MIN",),
+    "INT_MIN": ("INT_MAX",),
+    "MAX_VALUE": ("MIN_VALUE",),
+    "MIN_VALUE": ("MAX_VALUE",),
+    "true": ("false",),
+    "false": ("true",),
+    "break": ("continue",),
+    "continue": ("break",),
+}
+_NUMBER_TYPES = frozenset({"number_literal", "decimal_integer_literal"})
+_IDENTIFIER_TYPES = frozenset({"identifier", "field_identifier"})
+
+
+def comparison_edits(ctx: EditContext) -> Iterator[Candidate]:
+    for node in ctx.tree.named("binary_expression"):
+        operator = operator_token(node)
+        if operator is None or operator.type not in COMPARISON_SWAPS or not ctx.wanted(line_of(operator)):
+            continue
+        for rank, new in enumerate(COMPARISON_SWAPS[operator.type]):
+            priority = P_HIGH if rank < 2 else P_MID if rank < 4 else P_LOW
+            yield ctx.edit_at(priority, "swap_comparison", "logic", operator, new,
+                              f"'{operator.type}' -> '{new}'", "condition error")  # fmt: skip
+
+
+def arithmetic_edits(ctx: EditContext) -> Iterator[Candidate]:
+    for node in ctx.tree.named("binary_expression"):
+        operator = operator_token(node)
+        if operator is None or not ctx.wanted(line_of(operator)):
+            continue
+        if operator.type in ARITHMETIC_SWAPS:
+            if operator.type == "+" and any(c.type in ("string_literal", "character_literal") for c in node.children):
+                continue  # string concatenation
+            for rank, new in enumerate(ARITHMETIC_SWAPS[operator.type]):
+                if new == ">>>" and ctx.language != "java":
+                    continue
+                yield ctx.edit_at(P_MID if rank == 0 else P_LOW, "swap_arithmetic", "logic", operator, new,
+                                  f"'{operator.type}' -> '{new}'", "operation error")  # fmt: skip
+        elif operator.type in ("&&", "||"):
+            new = "||" if operator.type == "&&" else "&&"
+            yield ctx.edit_at(P_MID, "swap_boolean_operator", "logic", operator, new,
+                              f"'{operator.type}' -> '{new}'", "condition error")  # fmt: skip
+    for node in ctx.tree.named("assignment_expression"):
+        operator = operator_token(node)
+        if operator is None or operator.type not in ASSIGNMENT_SWAPS or not ctx.wanted(line_of(operator)):
+            continue
+        if operator.type == "=" and node.parent is not None and node.parent.type != "expression_statement":
+            continue
+        for rank, new in enumerate(ASSIGNMENT_SWAPS[operator.type]):
+            yield ctx.edit_at(P_MID if rank == 0 else P_LOW, "swap_assignment_operator", "logic", operator, new,
+                              f"'{operator.type}' -> '{new}'", "operation error")  # fmt: skip
+    for node in ctx.tree.named("update_expression"):
+        operator = operator_token(node)
+        if operator is None or operator.type not in ("++", "--") or not ctx.wanted(line_of(node)):
+            continue
+        new = "--" if operator.type == "++" else "++"
+        yield ctx.edit_at(P_MID, "swap_increment", "logic", operator, new, f"'{operator.type}' -> '{new}'",
+                          "operation error")  # fmt: skip
+
+
+def _condition_of(node: Node) -> Node | None:
+    condition = node.child_by_field_name("condition")
+    if condition is None:
+        return None
+    if condition.type in ("condition_clause", "parenthesized_expression") and condition.named_children:
+        inner = condition.child_by_field_name("value") or condition.named_children[0]
+        return inner
+    return condition
+
+
+def condition_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """Negate a whole condition, or drop a ``!``."""
+    for node in ctx.tree.named("if_statement", "while_statement", "for_statement", "do_statement",
+                               "conditional_expression", "ternary_expression"):  # fmt: skip
+        condition = _condition_of(node)
+        if condition is None or not ctx.wanted(line_of(condition)):
+            continue
+        text = ctx.tree.text(condition)
+        if condition.type == "unary_expression" and text.startswith("!"):
+            operand = condition.child_by_field_name("argument") or condition.child_by_field_name("operand")
+            if operand is not None:
+                yield ctx.edit_node(P_MID, "negate_condition", "logic", condition, ctx.tree.text(operand),
+                                    "drop '!'", "condition error")  # fmt: skip
+            continue
+        yield ctx.edit_node(P_LOW, "negate_condition", "logic", condition, f"!({text})", "negate the condition",
+                            "condition error")  # fmt: skip
+    for node in ctx.tree.named("unary_expression"):
+        operator = operator_token(node)
+        operand = node.child_by_field_name("argument") or node.child_by_field_name("operand")
+        if operator is None or operator.type != "!" or operand is None or not ctx.wanted(line_of(node)):
+            continue
+        if node.parent is not None and node.parent.type in ("condition_clause", "parenthesized_expression"):
+            grand = node.parent.parent
+            if grand is not None and grand.type in ("if_statement", "while_statement"):
+                continue  # handled above
+        yield ctx.edit_node(P_MID, "drop_negation", "logic", node, ctx.tree.text(operand), "drop '!'",
+                            "condition error")  # fmt: skip
+
+
+def _plus(text: str, delta: int) -> str:
+    stripped = text.strip()
+    if re.fullmatch(r"-?\d+", stripped):
+        return str(int(stripped) + delta)
+    found = re.fullmatch(r"(.*?)\s*([+-])\s*(\d+)", stripped, flags=re.S)
+    if found and found.group(1) and found.group(1)[-1:] not in "(*/%":
+        value = (int(found.group(3)) if found.group(2) == "+" else -int(found.group(3))) + delta
+        base = found.group(1)
+        if value == 0:
+            return base
+        return f"{base} + {value}" if value > 0 else f"{base} - {-value}"
+    if re.search(r"[^\w.\[\]()>-]", stripped) or "?" in stripped:
+        stripped = f"({stripped})"
+    return f"{stripped} + {delta}" if delta > 0 else f"{stripped} - {-delta}"
+
+
+def _is_plain_integer(ctx: EditContext, node: Node) -> bool:
+    return node.type in _NUMBER_TYPES and re.fullmatch(r"\d+", ctx.tree.text(node)) is not None
+
+
+def constant_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """+-1 on integer literals; ``true``/``false`` swaps are in :func:`name_swap_edits`."""
+    for node in ctx.tree.named(*_NUMBER_TYPES):
+        if not ctx.wanted(line_of(node)) or not _is_plain_integer(ctx, node):
+            continue
+        if enclosing(node, FUNCTION_TYPES) is None and ctx.direction == "repair":
+            continue
+        value = int(ctx.tree.text(node))
+        for delta in (1, -1):
+            if value + delta < 0:
+                continue
+            yield ctx.edit_node(P_LOW, "change_constant", "logic", node, str(value + delta),
+                                f"{value} -> {value + delta}", "variable error")  # fmt: skip
+        if value not in (0, 1):
+            for other in (0, 1):
+                yield ctx.edit_node(P_LAST, "change_constant", "logic", node, str(other), f"{value} -> {other}",
+                                    "variable error")  # fmt: skip
+
+
+def _bound_nodes(ctx: EditContext) -> Iterator[tuple[Node, str]]:
+    """Expressions where an off-by-one hides: indices, loop bounds and starts, returned and assigned values, call
+    arguments."""
+    for node in ctx.tree.named("subscript_expression", "array_access"):
+        index = node.child_by_field_name("index")
+        if index is None:
+            indices = node.child_by_field_name("indices")
+            index = indices.named_children[0] if indices is not None and indices.named_children else None
+        if index is not None:
+            yield index, "index"
+    for node in ctx.tree.named("binary_expression"):
+        operator = operator_token(node)
+        if operator is not None and operator.type in COMPARISON_SWAPS:
+            right = node.child_by_field_name("right")
+            if right is not None:
+                yield right, "bound"
+    for node in ctx.tree.named("init_declarator", "variable_declarator"):
+        value = node.child_by_field_name("value")
+        if value is not None and enclosing(node, FUNCTION_TYPES) is not None:
+            yield value, "start" if enclosing(node, frozenset({"for_statement"})) is not None else "initial value"
+    for node in ctx.tree.named("assignment_expression"):
+        value = node.child_by_field_name("right")
+        if value is not None and value.type in ("identifier", "binary_expression", *_NUMBER_TYPES):
+            yield value, "assigned value"
+    for node in ctx.tree.named("return_statement"):
+        if node.named_children:
+            yield node.named_children[0], "returned value"
+    for node in ctx.tree.named("argument_list"):
+        for argument in node.named_children:
+            if argument.type in ("identifier", "binary_expression", *_NUMBER_TYPES):
+                yield argument, "argument"
+
+
+def off_by_one_edits(ctx: EditContext) -> Iterator[Candidate]:
+    seen: set[tuple[int, int]] = set()
+    for node, role in _bound_nodes(ctx):
+        if not ctx.wanted(line_of(node)) or (node.start_byte, node.end_byte) in seen:
+            continue
+        seen.add((node.start_byte, node.end_byte))
+        text = ctx.tree.text(node)
+        if "\n" in text or len(text) > 80 or node.type in ("string_literal", "true", "false", "null_literal"):
+            continue
+        bug = "faulty indexing" if role == "index" else "condition error" if role == "bound" else "variable error"
+        category = "reference" if role == "index" else "logic"
+        priority = P_MID if role in ("index", "bound", "start") else P_LOW
+        for delta in (-1, 1):
+            new = _plus(text, delta)
+            if new != text:
+                yield ctx.edit_node(priority, "off_by_one", category, node, new, f"{role} {text} -> {new}", bug)
+
+
+def name_swap_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """Library names and keywords a bug swaps for a sibling (``min``/``max``, ``first``/``second``, ``true``/``false``,
+    ``break``/``continue`` ...)."""
+    for node in ctx.tree.walk():
+        if not node.children and node.type in (*_IDENTIFIER_TYPES, "true", "false", "break", "continue",
+                                                "type_identifier", "namespace_identifier") or node.type in (
+                                                "break_statement", "continue_statement"):  # fmt: skip
+            if node.type in ("break_statement", "continue_statement"):
+                node = node.children[0]
+            if not ctx.wanted(line_of(node)):
+                continue
+            text = ctx.tree.text(node)
+            for new in NAME_SWAPS.get(text, ()):
+                if not new:
+                    continue
+                bug = "condition error" if text in ("true", "false", "break", "continue") else "operation error"
+                yield ctx.edit_at(P_MID, "swap_name", "logic", node, new, f"'{text}' -> '{new}'", bug)
+
+
+def _scope_names(ctx: EditContext, node: Node) -> list[str]:
+    """Variable names declared in the function around ``node`` (parameters included) and the class's fields."""
+    function = enclosing(node, frozenset({"function_definition", "method_declaration", "constructor_declaration"}))
+    names: list[str] = []
+    if function is not None:
+        names.extend(ctx.declared_in(function))
+    names.extend(ctx.fields)
+    return list(dict.fromkeys(names))
+
+
+def variable_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """Replace a variable use by another variable of the same function, similar names first."""
+    for node in ctx.tree.named("identifier"):
+        if not ctx.wanted(line_of(node)) or not ctx.is_variable_use(node):
+            continue
+        name = ctx.tree.text(node)
+        others = [other for other in _scope_names(ctx, node) if other != name]
+        if not others:
+            continue
+        others.sort(key=lambda other: -_similarity(name, other))
+        for rank, other in enumerate(others[:4]):
+            yield ctx.edit_at(P_LOW if rank < 2 else P_LAST, "swap_variable", "logic", node, other,
+                              f"'{name}' -> '{other}'", "variable error")  # fmt: skip
+    for node in ctx.tree.named("field_identifier"):
+        if not ctx.wanted(line_of(node)):
+            continue
+        name = ctx.tree.text(node)
+        for other in ("left", "right", "next", "val", "first", "second"):
+            if other != name and name in ("left", "right", "next", "val", "first", "second") and other in ctx.words:
+                yield ctx.edit_at(P_LAST, "swap_member", "logic", node, other, f"'.{name}' -> '.{other}'",
+                                  "variable error")  # fmt: skip
+
+
+def _similarity(a: str, b: str) -> float:
+    score = SequenceMatcher(a=a.lower(), b=b.lower()).ratio()
+    if a[:1] == b[:1]:
+        score += 0.2
+    if len(a) == len(b):
+        score += 0.1
+    return score
+
+
+def statement_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """Delete a statement, or swap it with the one after it (both inside the same block)."""
+    for node in ctx.tree.statements():
+        if node.type in BLOCK_TYPES or node.parent is None or node.parent.type not in ("compound_statement", "block"):
+            continue
+        line = line_of(node)
+        if not ctx.wanted(line):
+            continue
+        text = ctx.tree.text(node)
+        declares = node.type in ("declaration", "local_variable_declaration")
+        if not declares and node.type != "return_statement":
+            yield ctx.delete_node(P_LOW if node.type in ("expression_statement", "break_statement",
+                                                         "continue_statement") else P_LAST,
+                                  "delete_statement", "logic", node, f"delete '{_short(text)}'", "other error")  # fmt: skip
+        following = node.next_named_sibling
+        if following is not None and following.type not in ("comment",) and line_of(following) != line:
+            if following.type in BLOCK_TYPES or declares:
+                continue
+            yield ctx.swap_nodes(P_LAST, "swap_statements", "logic", node, following,
+                                 f"swap '{_short(text)}' with the next statement", "other error")  # fmt: skip
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def argument_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """Swap two arguments of a call."""
+    for node in ctx.tree.named("argument_list"):
+        arguments = node.named_children
+        if len(arguments) < 2 or not ctx.wanted(line_of(node)):
+            continue
+        for first, second in zip(arguments, arguments[1:]):
+            if ctx.tree.text(first) == ctx.tree.text(second):
+                continue
+            yield ctx.swap_nodes(P_LAST, "swap_arguments", "logic", first, second,
+                                 f"swap arguments '{_short(ctx.tree.text(first))}' and "
+                                 f"'{_short(ctx.tree.text(second))}'", "variable error")  # fmt: skip
+
+
+LOGIC_OPERATORS = (
+    comparison_edits,
+    arithmetic_edits,
+    condition_edits,
+    off_by_one_edits,
+    name_swap_edits,
+    constant_edits,
+    variable_edits,
+    statement_edits,
+    argument_edits,
+)

@@ -1,0 +1,340 @@
+"""Repair search for C++ and Java: the same search as for Python, with candidates compiled and run in batches.
+
+Candidates are verified many to a compile (:mod:`debugtutor.analysis.clike.harness`): a batch of a few dozen costs
+about one compiler start plus a re-compile when some candidates do not compile. A candidate whose delimiters do not
+balance is never compiled (it cannot), and programs that differ only in layout or comments share a verdict.
+
+A program that does not compile first goes through **compile-fix rounds**: every syntax and reference edit near each
+error line is compiled in one batch; for each error site the most plausible edit that removes its error without
+adding another is kept, and the kept edits (at different sites) are applied together. A program with four broken
+lines thus needs a round or two, not a search over four-edit combinations. The program that compiles then goes to
+the common search (:func:`debugtutor.analysis.repair._search`: single edits at the most suspicious lines first,
+then edits on top of the ones that made progress); the fixes it finds carry the compile-fix edits in front. A fix
+is confirmed by :func:`debugtutor.sandbox.run_leetcode` before it counts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from debugtutor.analysis.clike.diagnostics import compiler_diagnostics, pattern_diagnostics
+from debugtutor.analysis.clike.edits import blocks_compilation, candidate_edits
+from debugtutor.analysis.clike.harness import Variant, arun_variants, same_compile
+from debugtutor.analysis.clike.syntax_tree import CompiledLanguage, imbalance, tokens
+from debugtutor.analysis.edits import Edit
+from debugtutor.analysis.repair import (
+    AppliedEdit,
+    Repair,
+    RepairBudget,
+    RepairSearch,
+    _Verdict,
+    _line_map,
+    _search,
+    changed_original_lines,
+    unified_diff,
+)
+from debugtutor.analysis.static import Diagnostic
+from debugtutor.sandbox import LeetCodeCall, Limits, Status, arun_leetcode
+
+FIRST_PASS_TEST_S = 0.25
+MAX_FIX_ROUNDS = 4
+EDITS_PER_SITE = 24
+
+
+def normal_form(source: str) -> str | None:
+    """A verdict-cache key: the program's tokens without comments or layout; None when its delimiters do not
+    balance (it cannot compile, so it is never run)."""
+    if imbalance(source) is not None:
+        return None
+    text = " ".join(token.text for token in tokens(source) if token.kind != "comment")
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+@dataclass
+class CompiledVerifier:
+    """Verifies candidate programs in batches and remembers each one's compiler diagnostics."""
+
+    language: CompiledLanguage
+    calls: list[LeetCodeCall]
+    method: str | None
+    signature_source: str
+    per_test_s: float
+    compare: str = "exact"
+    jobs: int = 0
+    compiles: int = 0
+    compile_seconds: float = 0.0
+    variants_compiled: int = 0
+
+    light_header: bool | None = None
+    """C++: compile against the light header set (decided by the first compile, see :meth:`_verify`)."""
+
+    def __post_init__(self) -> None:
+        self.diagnostics: dict[str, list[Diagnostic]] = {}
+        self.verdicts: dict[str, _Verdict] = {}
+        if self.language != "cpp":
+            self.light_header = False
+
+    async def verify(self, sources: list[str], seconds: float, full_time: bool = True) -> list[_Verdict]:
+        """One verdict per source, in order; programs verified before (at full time) are not run again."""
+        fresh = [source for source in dict.fromkeys(sources) if source not in self.verdicts]
+        found: dict[str, _Verdict] = {}
+        if fresh:
+            for source, verdict in zip(fresh, await self._verify(fresh, seconds, full_time)):
+                found[source] = verdict
+                if verdict.known and (full_time or verdict.all_passed or not verdict.compiles):
+                    self.verdicts[source] = verdict
+        return [self.verdicts.get(source) or found[source] for source in sources]
+
+    async def _verify(self, sources: list[str], seconds: float, full_time: bool) -> list[_Verdict]:
+        per_test = self.per_test_s if full_time else min(self.per_test_s, FIRST_PASS_TEST_S)
+        deciding = self.light_header is None
+        variants = [Variant(source, light_header=bool(self.light_header)) for source in sources]
+        if deciding:
+            # the first batch also compiles its first program against the light headers: when both compiles
+            # agree, every later batch saves most of the compiler's start-up
+            variants.append(Variant(sources[0], light_header=True))
+        batch = await arun_variants(
+            self.language,
+            variants,
+            self.calls,
+            method=self.method,
+            signature_source=self.signature_source,
+            per_test_s=per_test,
+            deadline_s=max(5.0, seconds),
+            compare=self.compare,
+            unbalanced_variants="fail",
+        )
+        self.jobs += 1
+        if deciding and len(batch.variants) == len(sources) + 1:
+            light = batch.variants.pop()
+            self.light_header = same_compile(batch.variants[0], light) and light.passed == batch.variants[0].passed
+        self.compiles += batch.compiles
+        self.compile_seconds += batch.compile_seconds
+        self.variants_compiled += len(sources)
+        verdicts = []
+        for source, result in zip(sources, batch.variants):
+            self.diagnostics[source] = compiler_diagnostics(result.messages, source, self.language)
+            if not result.compiled or result.harness_error:
+                verdicts.append(_Verdict(0, len(self.calls), compiles=False, known=batch.problem is None))
+                continue
+            known = all(call.known for call in result.calls)
+            timed_out = any(call.status == Status.timeout for call in result.calls)
+            verdicts.append(
+                _Verdict(result.passed, len(self.calls), compiles=True, known=known and not timed_out,
+                         timed_out=timed_out)
+            )  # fmt: skip
+        return verdicts
+
+    def proposer(self) -> Callable[..., Iterator[Edit]]:
+        def propose(
+            source: str,
+            *,
+            lines: Collection[int] | None = None,
+            categories: Collection[str] = ("syntax", "reference", "logic"),
+            direction: Literal["mutate", "repair"] = "repair",
+        ) -> Iterator[Edit]:
+            known = self.diagnostics.get(source)
+            found = [*(known or []), *pattern_diagnostics(source, self.language)]
+            return candidate_edits(
+                source, self.language, lines=lines, categories=categories, direction=direction, diagnostics=found
+            )
+
+        return propose
+
+    def blocking_lines(self, source: str) -> list[int]:
+        return sorted({d.line for d in self.diagnostics.get(source, []) if blocks_compilation(d)})
+
+
+def _span_of(base: str, edited: str) -> tuple[int, int, str]:
+    """The one span of ``base`` that ``edited`` replaces: (start, end, replacement)."""
+    prefix = 0
+    limit = min(len(base), len(edited))
+    while prefix < limit and base[prefix] == edited[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and base[len(base) - 1 - suffix] == edited[len(edited) - 1 - suffix]:
+        suffix += 1
+    return prefix, len(base) - suffix, edited[prefix : len(edited) - suffix]
+
+
+def merge_edits(base: str, edited: Sequence[str]) -> str | None:
+    """Apply several single-span edits of ``base`` together; None when two of them overlap."""
+    spans = sorted((_span_of(base, text) for text in edited), key=lambda span: span[0])
+    for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
+        if start < end + 1:
+            return None
+    merged = base
+    for start, end, text in reversed(spans):
+        merged = merged[:start] + text + merged[end:]
+    return merged
+
+
+def _applied(edit: Edit, original_line: int | None, made_it_compile: bool) -> AppliedEdit:
+    return AppliedEdit(
+        operator=edit.operator,
+        category=edit.category,
+        line=edit.line,
+        description=edit.description,
+        original_line=original_line,
+        made_it_compile=made_it_compile,
+    )
+
+
+async def _compile_fix_rounds(
+    code: str, verifier: CompiledVerifier, budget: RepairBudget, started: float
+) -> tuple[str, list[AppliedEdit], Repair | None, int]:
+    """(the program after the rounds, the edits applied, a fix if one passed every test, candidates verified)."""
+    current, applied = code, []
+    verified = 0
+    for _ in range(MAX_FIX_ROUNDS):
+        if time.monotonic() - started > budget.max_seconds:
+            break
+        errors = verifier.blocking_lines(current)
+        if not errors:
+            break
+        wanted = {line + delta for line in errors for delta in (-2, -1, 0, 1)}
+        by_site: dict[int, list[Edit]] = {}
+        for edit in verifier.proposer()(current, lines=wanted, categories=("syntax", "reference")):
+            site = min(errors, key=lambda line, edit=edit: abs(line - edit.line) + (0.5 if edit.line > line else 0))
+            if len(by_site.setdefault(site, [])) < EDITS_PER_SITE and normal_form(edit.source) is not None:
+                by_site[site].append(edit)
+        edits = [edit for site in errors for edit in by_site.get(site, [])]
+        if not edits:
+            break
+        remaining = max(5.0, budget.max_seconds - (time.monotonic() - started))
+        verdicts = await verifier.verify([edit.source for edit in edits], remaining, True)
+        verified += len(edits)
+        line_map_cache: dict[str, dict[int, int]] = {}
+        chosen: dict[int, Edit] = {}
+        for edit, verdict in zip(edits, verdicts):
+            if verdict.all_passed:
+                mapping = _line_map(code, current)
+                steps = [*applied, _applied(edit, mapping.get(edit.line, edit.line), True)]
+                return current, applied, _repair(code, edit.source, steps, verified, started), verified
+            if verdict.compiles:
+                lines_after: set[int] = set()
+            else:
+                if edit.source not in line_map_cache:
+                    line_map_cache[edit.source] = _line_map(current, edit.source)
+                mapping = line_map_cache[edit.source]
+                lines_after = {mapping.get(line, line) for line in verifier.blocking_lines(edit.source)}
+            introduced = lines_after - {line + delta for line in errors for delta in (-1, 0, 1)}
+            if introduced:
+                continue
+            for site in errors:
+                if site not in chosen and not lines_after & {site - 1, site, site + 1} and abs(site - edit.line) <= 2:
+                    chosen[site] = edit
+        if not chosen:
+            break
+        picks = list(dict.fromkeys(chosen.values()))
+        merged = merge_edits(current, [edit.source for edit in picks])
+        if merged is None:
+            picks = picks[:1]
+            merged = picks[0].source
+        mapping = _line_map(code, current)
+        applied += [_applied(edit, mapping.get(edit.line, edit.line), False) for edit in picks]
+        current = merged
+        verdict = (await verifier.verify([current], max(5.0, budget.max_seconds - (time.monotonic() - started))))[0]
+        verified += 1
+        if verdict.all_passed:
+            return current, applied, _repair(code, current, applied, verified, started), verified
+        if verdict.compiles:
+            if applied:
+                applied[-1] = applied[-1].model_copy(update={"made_it_compile": True})
+            break
+    return current, applied, None, verified
+
+
+def _repair(original: str, fixed: str, edits: list[AppliedEdit], executions: int, started: float) -> Repair:
+    return Repair(
+        edits=edits,
+        source=fixed,
+        diff=unified_diff(original, fixed),
+        changed_lines=changed_original_lines(original, fixed),
+        executions=executions,
+        seconds=round(time.monotonic() - started, 3),
+    )
+
+
+async def arepair_compiled(
+    code: str,
+    calls: Sequence[LeetCodeCall],
+    *,
+    language: CompiledLanguage,
+    method: str | None = None,
+    suspicious_lines: Sequence[int] = (),
+    budget: RepairBudget | None = None,
+    localize: Callable[[str], Awaitable[list[int]]] | None = None,
+    compare: str = "exact",
+    confirm: bool = True,
+) -> RepairSearch:
+    """Search for fixes of a C++/Java ``code`` that pass every call in ``calls`` (see the module docstring)."""
+    budget = budget or RepairBudget(max_seconds=60.0, batch_size=32, max_executions=2000)
+    started = time.monotonic()
+    calls = list(calls)
+    verifier = CompiledVerifier(language, calls, method, code, budget.per_test_timeout_s, compare)
+    limits = Limits(wall_s=30.0, memory_mb=1024)
+
+    async def confirmed(source: str) -> bool:
+        report = await arun_leetcode(
+            source, calls, lang=language, method=method, limits=limits, per_test_timeout_s=max(1.0, budget.per_test_timeout_s),
+            compare=compare,  # type: ignore[arg-type]
+        )
+        return report.status == Status.passed
+
+    original = (await verifier.verify([code], budget.max_seconds))[0]
+    executions = 1
+    if original.all_passed:
+        return RepairSearch(executions=1, seconds=round(time.monotonic() - started, 3), tests_total=original.total,
+                            tests_passed_before=original.total, sandbox_runs=verifier.jobs)  # fmt: skip
+    current, prefix, found, verified = code, [], None, 0
+    if not original.compiles:
+        current, prefix, found, verified = await _compile_fix_rounds(code, verifier, budget, started)
+        executions += verified
+    if found is not None:
+        if not confirm or await confirmed(found.source):
+            return RepairSearch(repairs=[found], executions=executions, seconds=round(time.monotonic() - started, 3),
+                                candidates=executions, sandbox_runs=verifier.jobs, tests_total=len(calls))  # fmt: skip
+    left = budget.max_seconds - (time.monotonic() - started)
+    if left <= 1.0:
+        return RepairSearch(executions=executions, seconds=round(time.monotonic() - started, 3), candidates=executions,
+                            sandbox_runs=verifier.jobs, tests_total=len(calls), budget_exhausted=True)  # fmt: skip
+    ranked = list(suspicious_lines)
+    if current != code:
+        mapping = {old: new for new, old in _line_map(code, current).items()}
+        ranked = [mapping.get(line, line) for line in ranked]
+        if localize is not None:
+            ranked = list(await localize(current)) or ranked
+    search = await _search(
+        current,
+        verifier.verify,
+        confirm=confirmed if confirm else None,
+        suspicious_lines=ranked,
+        budget=budget.model_copy(update={"max_seconds": left, "max_executions": budget.max_executions - executions}),
+        proposer=verifier.proposer(),  # type: ignore[arg-type]
+        localize=localize,
+        normal_form=normal_form,
+    )
+    repairs = []
+    if prefix:
+        back = _line_map(code, current)
+        for repair in search.repairs:
+            edits = [*prefix, *(e.model_copy(update={"original_line": back.get(e.line, e.line)}) for e in repair.edits)]
+            repairs.append(_repair(code, repair.source, edits, executions + repair.executions, started))
+    else:
+        repairs = search.repairs
+    return search.model_copy(
+        update={
+            "repairs": repairs,
+            "executions": search.executions + executions,
+            "seconds": round(time.monotonic() - started, 3),
+            "candidates": search.candidates + verified,
+            "sandbox_runs": verifier.jobs,
+            "tests_total": len(calls),
+            "tests_passed_before": original.passed,
+        }
+    )
