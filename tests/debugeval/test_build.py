@@ -11,12 +11,12 @@ from debugtutor.debugeval.build import (
     balanced_letters,
     build_from_debugbench,
     golden_snippet,
-    leetcode_repair_tests,
     split_of,
     stratified_sample,
     write_build,
 )
 from debugtutor.debugeval.debugbench import DebugBenchItem, major_of
+from debugtutor.debugeval.problem_tests import problem_tests
 from debugtutor.debugeval.records import load_records
 
 ORACLE = """class Solution:
@@ -120,7 +120,7 @@ def test_build_rules_and_determinism(tmp_path: Path) -> None:
 
 def test_repair_tests_come_from_the_oracle_and_buggy_code_fails_them() -> None:
     item = _item("p", "condition error", ORACLE.replace("value > k", "value >= k"))
-    tests = leetcode_repair_tests(item, extra=4, seed=0)
+    tests = problem_tests(item, extra=4, seed=0)
     assert tests is not None and tests.method == "total"
     assert tests.calls[0].expected == 12 and len(tests.calls) > len(EXAMPLES)
     _, task3, _ = build_from_debugbench([item], BuildSettings(repair_extra_tests=4))

@@ -83,6 +83,41 @@ def build_command(
     log(f"wrote {out}")
 
 
+@app.command("judge")
+def judge_command(
+    data: Annotated[Path, typer.Option("--data", help="DebugBench folder (the problems and their oracles).")],
+    predictions: Annotated[
+        Path, typer.Option("--predictions", help='JSONL file of {"id", "slug", "language", "code"} rows.')
+    ],
+    cache: Annotated[
+        Optional[Path],  # noqa: UP045 - Typer reads this annotation at run time on Python 3.10
+        typer.Option("--cache", help="Folder keeping the derived tests per problem between runs."),
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Problems graded at once.")] = 2,
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Grade programs written elsewhere with the tests Code Repair uses: pass, fail or ungradable, with a reason."""
+    from debugtutor.debugeval.debugbench import load_debugbench
+    from debugtutor.debugeval.judge import TestsCache, judge, problem_index, read_predictions, summarize_verdicts
+
+    rows = read_predictions(predictions)
+    problems = problem_index(load_debugbench(data))
+    results = judge(rows, problems, cache=TestsCache(cache), workers=workers)
+    payload = {"results": [result.model_dump(mode="json") for result in results], **summarize_verdicts(results)}
+    if json_output or state.json_mode:
+        emit_json(payload)
+        return
+    table = Table(title=f"Judge verdicts on {predictions}")
+    for column in ("language", "pass", "fail", "ungradable"):
+        table.add_column(column, justify="left" if column == "language" else "right")
+    for language, counts in payload["per_language"].items():
+        table.add_row(language, *(str(counts[name]) for name in ("pass", "fail", "ungradable")))
+    stdout.print(table)
+    for result in results:
+        if result.verdict != "pass":
+            log(f"{result.id} ({result.language} {result.slug}): {result.verdict}: {result.reason}")
+
+
 @app.command("eval")
 @with_run_options
 def eval_command(

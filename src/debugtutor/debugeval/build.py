@@ -33,10 +33,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from debugtutor.analysis.examples import example_calls, oracle_outputs, oracle_tests, perturb_calls
-from debugtutor.analysis.leetcode import entry_method
 from debugtutor.console import progress
 from debugtutor.debugeval.debugbench import DebugBenchItem
+from debugtutor.debugeval.problem_tests import fails_tests, problem_tests
 from debugtutor.debugeval.records import (
     CHOICE_BY_MAJOR,
     OPTION_LETTERS,
@@ -47,8 +46,6 @@ from debugtutor.debugeval.records import (
     render_options,
     write_records,
 )
-from debugtutor.errors import InputError
-from debugtutor.sandbox import LeetCodeCall, Limits, Status, run_leetcode, solution_signatures
 
 
 @dataclass
@@ -221,71 +218,6 @@ def balanced_letters(count: int, rng: random.Random) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Code Repair: oracle-derived LeetCode tests.
-
-
-# Per-call limits of oracle and buggy runs while deriving tests (the harness moves on after a call that times out).
-ORACLE_LIMITS = Limits(wall_s=1.5, memory_mb=512)
-
-
-COMPILED_ORACLE_LIMITS = Limits(wall_s=20.0, memory_mb=256)  # the JVM needs headroom, several may start at once
-
-
-@dataclass
-class RepairTests:
-    calls: list[LeetCodeCall]
-    method: str | None
-    language: LanguageName = "python"
-
-
-def compiled_repair_tests(item: DebugBenchItem, *, extra: int, seed: int) -> RepairTests | None:
-    """C++/Java tests from the oracle: the examples plus a few perturbations, where the method can be called."""
-    base = example_calls(item.examples)
-    if not base:
-        return None
-    names = list(base[0].args)
-    signatures = solution_signatures(item.oracle_code, item.language)
-    chosen = [name for name, params in signatures if set(params) == set(names)]
-    chosen = chosen or [name for name, params in signatures if len(params) == len(names)]
-    if not chosen:
-        return None
-    candidates = base + perturb_calls(base, count=extra, seed=seed)
-    try:
-        calls = oracle_outputs(
-            item.oracle_code, candidates, method=chosen[0], limits=COMPILED_ORACLE_LIMITS, lang=item.language
-        )
-    except InputError:  # a parameter type the compiled harness cannot build
-        return None
-    return RepairTests(calls=calls, method=chosen[0], language=item.language) if calls else None
-
-
-def leetcode_repair_tests(item: DebugBenchItem, *, extra: int, seed: int) -> RepairTests | None:
-    """Tests for a problem from its oracle (deterministic calls only), or None when nothing could be derived."""
-    if item.language != "python":
-        return compiled_repair_tests(item, extra=extra, seed=seed)
-    # a perturbed input outside the problem's constraints can make even the oracle slow: such calls are dropped
-    calls = oracle_tests(item.examples, item.oracle_code, extra=extra, seed=seed, limits=ORACLE_LIMITS)
-    if not calls:
-        return None
-    method = entry_method(item.oracle_code, set(calls[0].args))
-    return RepairTests(calls=calls, method=method.name if method else None)
-
-
-def fails_tests(code: str, tests: RepairTests) -> bool:
-    """True when ``code`` fails at least one test (or does not load)."""
-    if tests.language != "python":
-        try:
-            report = run_leetcode(
-                code, tests.calls, method=tests.method, limits=COMPILED_ORACLE_LIMITS, lang=tests.language
-            )
-        except InputError:
-            return True  # the buggy variant no longer declares a callable method: it fails
-        return report.status != Status.passed
-    report = run_leetcode(code, tests.calls, method=tests.method, limits=ORACLE_LIMITS, per_test_timeout_s=1.0)
-    return report.status != Status.passed
-
-
-# ---------------------------------------------------------------------------------------------------------------
 # The build.
 
 
@@ -402,7 +334,7 @@ def _build_repairs(pool: list[DebugBenchItem], settings: BuildSettings, report: 
         candidates = list(by_problem[key])
         _rng(settings.seed, *key, "repair").shuffle(candidates)
         extra = settings.repair_extra_tests if key[0] == "python" else settings.compiled_repair_extra_tests
-        tests = leetcode_repair_tests(candidates[0], extra=extra, seed=settings.seed)
+        tests = problem_tests(candidates[0], extra=extra, seed=settings.seed)
         if tests is None:
             return "code-repair: no deterministic oracle tests"
         for item in candidates[:4]:
