@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from debugtutor.debugeval.offline import FactsCache, OfflineSolver, identify, line_oddities, option_lines, python_facts
-from debugtutor.debugeval.records import DebugEvalRecord, render_options
+from debugtutor.debugeval.records import DebugEvalRecord, TaskName, render_options
 from debugtutor.debugeval.tasks import build_items
 
 CORRECT = """class Solution:
@@ -17,6 +18,8 @@ CORRECT = """class Solution:
         return count
 """
 EXAMPLES = ["Input: nums = [1,5,7], k = 4\nOutput: 2", "Input: nums = [5,5], k = 5\nOutput: 0"]
+# the problem text as a prompt shows it: the solver reads the examples from here, never from a record field
+QUESTION = "Count the values above k.\n\n" + "\n\n".join(f"Example {i}:\n{e}" for i, e in enumerate(EXAMPLES, 1))
 
 
 def _identify(code: str) -> str:
@@ -43,16 +46,16 @@ def test_oddities_flag_bare_return_and_identity_arithmetic() -> None:
     assert set(odd) == {3, 4}
 
 
-def _solve(record: DebugEvalRecord, task: str) -> dict:  # type: ignore[type-arg]
-    (item,) = build_items([record], tasks=[task])  # type: ignore[list-item]
-    return asyncio.run(OfflineSolver(repair_seconds=8.0)(item))  # type: ignore[no-any-return]
+def _solve(record: DebugEvalRecord, task: TaskName) -> Any:
+    (item,) = build_items([record], tasks=[task])
+    return asyncio.run(OfflineSolver(repair_seconds=8.0)(item)).output
 
 
 def test_localization_and_review() -> None:
     buggy = CORRECT.replace("value > k", "value >= k")
     options = ["count = 0", "if value >= k:", "for value in nums:", "return count"]
     record = DebugEvalRecord(
-        question_id="q", language="python", buggy_code=buggy, correct_code=CORRECT, examples=EXAMPLES,
+        question_id="q", language="python", buggy_code=buggy, correct_code=CORRECT, question_content=QUESTION,
         task1_options=render_options(options), task1_answer="(B)", task4="True",
     )  # fmt: skip
     assert _solve(record, "bug-localization")["responses"] == ["<Answer>(B)</Answer>"]

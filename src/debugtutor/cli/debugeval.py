@@ -134,6 +134,12 @@ def eval_command(
     lang: Annotated[str, typer.Option("--lang", help="python, cpp, java or all.")] = "all",
     samples: Annotated[int, typer.Option("--n", min=1, help="Code Repair samples per problem (pass@k).")] = 1,
     split: Annotated[str, typer.Option("--split", help="train, test or all.")] = "all",
+    prompt: Annotated[
+        str,
+        typer.Option(
+            "--prompt", help="Prompt layout for llm/grounded: ours, or paper (DebugEval's layout and answer pre-fill)."
+        ),
+    ] = "ours",
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Evaluate a solver; prints accuracy (pass@k for Code Repair) per task and language beside DebugEval Table IV."""
@@ -147,6 +153,8 @@ def eval_command(
         raise InputError(f"unknown language {lang!r}", field="--lang", hint="python, cpp, java or all")
     if split not in ("train", "test", "all"):
         raise InputError(f"unknown split {split!r}", field="--split", hint="train, test or all")
+    if prompt not in ("ours", "paper"):
+        raise InputError(f"unknown prompt layout {prompt!r}", field="--prompt", hint="ours or paper")
     tasks = list(TASKS) if task == "all" else [task]
     languages = ["python", "cpp", "java"] if lang == "all" else [lang]
     folder = data if data is not None else _sample_dir()
@@ -165,12 +173,18 @@ def eval_command(
         from debugtutor.debugeval.llm_solver import ModelSolver
         from debugtutor.llm import get_model
 
-        solve = ModelSolver(get_model(model), samples=samples, grounded=solver == "grounded")
+        solve = ModelSolver(
+            get_model(model),
+            samples=samples,
+            grounded=solver == "grounded",
+            prompt_style=prompt,  # type: ignore[arg-type]
+        )
     else:
         raise InputError(f"unknown solver {solver!r}", field="--solver", hint="offline, llm or grounded")
     eval_task = make_task(
-        items, solve, solver_name=solver, tasks=tasks, data=data, model_spec=model,  # type: ignore[arg-type]
-        checksums={"debugeval": dataset_checksum(folder)}, config={"lang": lang, "n": samples, "split": split},
+        items, solve.answer, solver_name=solver, tasks=tasks, data=data, model_spec=model,  # type: ignore[arg-type]
+        checksums={"debugeval": dataset_checksum(folder)},
+        config={"lang": lang, "n": samples, "split": split, "prompt": prompt},
     )  # fmt: skip
     result = run_options.run(eval_task)
     metrics = result.summary.get("task_metrics", {})
@@ -182,6 +196,7 @@ def eval_command(
         "items": metrics.get("items", {}),
         "identification": metrics.get("identification", {}),
         "pass_at_k": metrics.get("pass_at_k", {}),
+        "errors": metrics.get("errors", {}),
         "published": result.summary.get("published", []),
     }
     if json_output or state.json_mode:

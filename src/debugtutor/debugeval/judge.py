@@ -148,7 +148,7 @@ def _result(prediction: Prediction, verdict: Verdict, reason: str) -> JudgeResul
 
 
 def verdict_of(graded: Grade) -> Verdict:
-    return "ungradable" if graded.passed is None else "pass" if graded.passed else "fail"
+    return "pass" if graded.passed else "fail"
 
 
 def judge(

@@ -13,7 +13,11 @@ problem's own examples (the ``Input``/``Output`` blocks of the statement, with t
   the option with the most wins, and a repair search restricted to the options' lines settles the rest.
 * **Code Review**: the program that does not compile, has reference findings, fails a stated example, or raises
   where the other returns on perturbed inputs is the buggy one.
-* **Code Repair**: the repair search (single and double edits verified against the record's tests).
+* **Code Repair**: the repair search (single and double edits verified against the tests the prompt shows, else the
+  problem's stated examples).
+
+Like every solver it sees only a :class:`~debugtutor.debugeval.views.TaskView` (what the prompt shows): never the
+gold answer, the labels, the hidden tests or, outside Code Review, the correct code.
 
 C++ and Java programs get the statically visible part: a compile in the sandbox, whose errors say syntax or
 reference and where.
@@ -27,16 +31,15 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from debugtutor.analysis.examples import example_calls, perturb_calls
 from debugtutor.analysis.execution import collect_execution_facts
 from debugtutor.analysis.leetcode import entry_method
 from debugtutor.analysis.repair import RepairBudget, arepair
 from debugtutor.analysis.static import LEETCODE_PREAMBLE, Diagnostic, check, syntax_issues
-from debugtutor.debugeval.records import OPTION_LETTERS, DebugEvalRecord
-from debugtutor.debugeval.scoring import record_of, task_of
-from debugtutor.runs import EvalItem
+from debugtutor.debugeval.records import OPTION_LETTERS
+from debugtutor.debugeval.views import TaskView, ViewAnswer, ViewSolver
+from debugtutor.runs import EvalItem, SolverOutput
 from debugtutor.sandbox import (
     ExceptionInfo,
     LeetCodeCall,
@@ -344,27 +347,27 @@ def _is_print_statement(node: ast.AST) -> bool:
     )
 
 
-async def localize_option(record: DebugEvalRecord, facts: ProgramFacts, options: list[str]) -> tuple[int, str]:
-    """The index of the option most likely to hold the bug, and what decided it."""
-    lines_per_option = [option_lines(record.buggy_code, option) for option in options]
+async def localize_option(code: str, facts: ProgramFacts, options: list[str]) -> tuple[int, str]:
+    """The index of the option most likely to hold the bug in ``code``, and what decided it."""
+    lines_per_option = [option_lines(code, option) for option in options]
     evidence = line_evidence(facts)
-    for line, weight in line_oddities(facts.repaired_syntax or record.buggy_code).items():
+    for line, weight in line_oddities(facts.repaired_syntax or code).items():
         evidence[line] = evidence.get(line, 0.0) + weight
     scores = [max((evidence.get(line, 0.0) for line in lines), default=0.0) for lines in lines_per_option]
     best = max(scores)
     if best > 0 and scores.count(best) == 1:
         return scores.index(best), "static and runtime findings"
-    spectrum = await _option_spectrum(record.buggy_code, facts, lines_per_option)
+    spectrum = await _option_spectrum(code, facts, lines_per_option)
     candidates = sorted(
         (index for index, score in enumerate(scores) if score == best),
-        key=lambda index: (spectrum[index], _statement_rank(record.buggy_code, lines_per_option[index])),
+        key=lambda index: (spectrum[index], _statement_rank(code, lines_per_option[index])),
         reverse=True,
     )
     # nothing static decides: repairs restricted to the options' lines do, when the examples can check them; the
     # examples are few, so a fix may fit them by accident: several fixes vote, the likelier statements first
     if facts.compiles and facts.calls and facts.report is not None and facts.report.status != Status.passed:
         suspicious = [line for index in candidates for line in lines_per_option[index]]
-        search = await repair_on_examples(record.buggy_code, facts, suspicious)
+        search = await repair_on_examples(code, facts, suspicious)
         votes = {index: 0 for index in candidates}
         for changed in search:
             for index in candidates:
@@ -443,30 +446,30 @@ def _structural_prior(lines_per_option: list[list[int]], scores: list[float], co
 def tie_break(first: str, second: str) -> str:
     """A verdict that knows nothing about which code is buggy: a stable coin flip on the two texts.
 
-    The solver must not favour the side that the record calls buggy when no evidence decides, or a tie would be
+    The solver must not favour the side that the data calls buggy when no evidence decides, or a tie would be
     answered right by construction; flipping on content keeps both presentation orders consistent."""
     a = hashlib.sha256(first.encode()).digest()
     b = hashlib.sha256(second.encode()).digest()
     return "A" if a < b else "B"
 
 
-async def review_buggy_side(record: DebugEvalRecord, cache: FactsCache) -> str:
-    """``A`` when the first of (buggy, correct) looks buggier on the evidence, ``B`` when the second does.
+async def review_buggy_side(code_a: str, code_b: str, examples: list[str], cache: FactsCache) -> str:
+    """``A`` when ``code_a`` looks buggier on the evidence, ``B`` when ``code_b`` does.
 
-    Every judge is symmetric in its two programs, so the answer for the reversed order is the other letter."""
-    buggy = await cache.get(record.buggy_code, record.examples)
-    correct = await cache.get(record.correct_code, record.examples)
+    Every judge is symmetric in its two programs, so swapping them swaps the answer."""
+    first = await cache.get(code_a, examples)
+    second = await cache.get(code_b, examples)
     for judge in (_compile_verdict, _reference_verdict, _example_verdict):
-        verdict = judge(buggy, correct)
+        verdict = judge(first, second)
         if verdict is not None:
             return verdict
-    verdict = await _perturbed_verdict(record, buggy, correct)
+    verdict = await _perturbed_verdict(first, second)
     if verdict is not None:
         return verdict
-    suspicious = [sum(1 for d in f.diagnostics if d.category == "suspicious-logic") for f in (buggy, correct)]
+    suspicious = [sum(1 for d in f.diagnostics if d.category == "suspicious-logic") for f in (first, second)]
     if suspicious[0] != suspicious[1]:
         return "A" if suspicious[0] > suspicious[1] else "B"
-    return tie_break(record.buggy_code, record.correct_code)
+    return tie_break(code_a, code_b)
 
 
 def _compile_verdict(buggy: ProgramFacts, correct: ProgramFacts) -> str | None:
@@ -487,11 +490,13 @@ def _example_verdict(buggy: ProgramFacts, correct: ProgramFacts) -> str | None:
     return "A" if a > b else "B"
 
 
-async def _perturbed_verdict(record: DebugEvalRecord, buggy: ProgramFacts, correct: ProgramFacts) -> str | None:
+async def _perturbed_verdict(buggy: ProgramFacts, correct: ProgramFacts) -> str | None:
     """Run both programs on perturbed example inputs: the one that raises or times out where the other returns."""
-    if not buggy.calls or buggy.repaired_syntax is None or correct.repaired_syntax is None:
+    if not buggy.calls or not correct.calls or buggy.repaired_syntax is None or correct.repaired_syntax is None:
         return None
-    calls = perturb_calls(buggy.calls, count=12, seed=0)
+    # the same inputs whichever program is shown first: the example calls with the smaller text are perturbed
+    source = min((buggy.calls, correct.calls), key=lambda calls: json.dumps([c.args for c in calls], sort_keys=True))
+    calls = perturb_calls([LeetCodeCall(args=call.args) for call in source], count=12, seed=0)
     if not calls:
         return None
     reports = await asyncio.gather(
@@ -565,83 +570,81 @@ def identify_compiled(facts: CompileFacts) -> str:
 # The solver.
 
 
-def _answer(letter_in_parens: str, evidence: str) -> dict[str, Any]:
-    return {"responses": [f"<Answer>{letter_in_parens}</Answer>"], "evidence": evidence}
+def _answer(letter_in_parens: str, evidence: str) -> ViewAnswer:
+    return ViewAnswer(responses=[f"<Answer>{letter_in_parens}</Answer>"], evidence=evidence)
 
 
 class OfflineSolver:
-    """Answers every DebugEval task without a model (see the module docstring)."""
+    """Answers every DebugEval task without a model (see the module docstring), from the prompt's view only."""
 
     def __init__(self, repair_seconds: float = 4.0) -> None:
         self.cache = FactsCache()
         self.repair_seconds = repair_seconds
 
-    async def __call__(self, item: EvalItem) -> dict[str, Any]:
-        task, record = task_of(item), record_of(item)
-        if task == "code-repair":
-            return await self.repair(record)
-        if record.language != "python":
-            return await self._compiled(task, record)
-        if task == "bug-identification":
-            facts = await self.cache.get(record.buggy_code, record.examples)
+    async def __call__(self, item: EvalItem) -> SolverOutput:
+        """The item answered through its views (what :func:`~debugtutor.debugeval.tasks.make_task` runs)."""
+        return await ViewSolver(self.answer)(item)
+
+    async def answer(self, view: TaskView) -> ViewAnswer:
+        if view.task == "code-repair":
+            return await self.repair(view)
+        if view.language != "python":
+            return await self._compiled(view)
+        if view.task == "bug-identification":
+            facts = await self.cache.get(view.code, view.examples)
             return _answer(identify(facts), facts.describe())
-        if task == "bug-localization":
-            facts = await self.cache.get(record.buggy_code, record.examples)
-            index, reason = await localize_option(record, facts, record.option_texts())
+        if view.task == "bug-localization":
+            facts = await self.cache.get(view.code, view.examples)
+            index, reason = await localize_option(view.code, facts, view.options)
             return _answer(f"({OPTION_LETTERS[index]})", f"{facts.describe()}\n- decided by {reason}")
-        side = await review_buggy_side(record, self.cache)
-        other = "B" if side == "A" else "A"
-        return {"forward": {"responses": [f"Code-{side}"]}, "reverse": {"responses": [f"Code-{other}"]}}
+        side = await review_buggy_side(view.code_a, view.code_b, view.examples, self.cache)
+        return ViewAnswer(responses=[f"Code-{side}"])
 
-    async def _compiled(self, task: str, record: DebugEvalRecord) -> dict[str, Any]:
-        facts = await compile_facts(record.buggy_code, record.language)
+    async def _compiled(self, view: TaskView) -> ViewAnswer:
+        if view.task == "code-review":
+            first = await compile_facts(view.code_a, view.language)
+            second = await compile_facts(view.code_b, view.language)
+            if bool(first.errors) != bool(second.errors):
+                side = "A" if first.errors else "B"
+            else:
+                side = tie_break(view.code_a, view.code_b)
+            return ViewAnswer(responses=[f"Code-{side}"])
+        facts = await compile_facts(view.code, view.language)
         evidence = "\n".join(f"- line {line}: {message}" for line, _, message in facts.errors) or "- compiles"
-        if task == "bug-identification":
+        if view.task == "bug-identification":
             return _answer(identify_compiled(facts), evidence)
-        if task == "bug-localization":
-            options = record.option_texts()
-            error_lines = {line for line, _, _ in facts.errors}
-            hits = [bool(error_lines & set(option_lines(record.buggy_code, option))) for option in options]
-            scores = [1.0 if hit else 0.0 for hit in hits]
-            lines = [option_lines(record.buggy_code, option) for option in options]
-            return _answer(f"({OPTION_LETTERS[_structural_prior(lines, scores, record.buggy_code)]})", evidence)
-        correct = await compile_facts(record.correct_code, record.language)
-        if bool(facts.errors) != bool(correct.errors):
-            side = "A" if facts.errors else "B"
-        else:
-            side = tie_break(record.buggy_code, record.correct_code)
-        other = "B" if side == "A" else "A"
-        return {"forward": {"responses": [f"Code-{side}"]}, "reverse": {"responses": [f"Code-{other}"]}}
+        error_lines = {line for line, _, _ in facts.errors}
+        lines = [option_lines(view.code, option) for option in view.options]
+        scores = [1.0 if error_lines & set(option) else 0.0 for option in lines]
+        return _answer(f"({OPTION_LETTERS[_structural_prior(lines, scores, view.code)]})", evidence)
 
-    async def repair(self, record: DebugEvalRecord) -> dict[str, Any]:
+    async def repair(self, view: TaskView) -> ViewAnswer:
         """The repair search's best fix (the unchanged code when none is found), as a fenced response.
 
-        The analysis engine repairs Python only: C++ and Java items get their buggy code back unchanged, so the
-        offline solver's C++/Java Code Repair pass@k is 0 by construction, not by a failed search."""
+        The search is guided only by what the prompt shows: the unit tests when it shows them, else the examples in
+        the problem text (with their stated outputs). The analysis engine repairs Python only: C++ and Java items get
+        their code back unchanged, so the offline solver's C++/Java Code Repair pass@k is 0 by construction."""
         budget = RepairBudget(max_seconds=self.repair_seconds, max_executions=600)
-        fixed = record.buggy_code
-        if record.language == "python" and record.tests_kind == "leetcode":
-            # Only the examples stated in the problem guide the search, as a model sees them; the item's hidden
-            # tests (the oracle's outputs on perturbed inputs) are for grading alone.
-            facts = await self.cache.get(record.buggy_code, record.examples)
+        fixed = view.code
+        if view.language == "python" and view.tests:
+            search = await arepair(view.code, view.tests, setup=view.test_setup, budget=budget)
+            fixed = search.best.source if search.best else fixed
+        elif view.language == "python":
+            facts = await self.cache.get(view.code, view.examples)
             visible = [call for call in facts.calls if call.expected is not None]
             if not visible:
-                return {"responses": [f"```code\n{fixed}\n```"]}
-            tests = assert_tests(record.buggy_code, visible, facts.method or record.method)
+                return ViewAnswer(responses=[f"```code\n{fixed}\n```"])
+            tests = assert_tests(view.code, visible, facts.method)
             if tests is not None:
                 # plain values: assert tests, checked in batches (the fast path); the prelude line comes off again
-                search = await arepair(_ASSERT_PRELUDE + record.buggy_code, tests, budget=budget)
+                search = await arepair(_ASSERT_PRELUDE + view.code, tests, budget=budget)
                 fixed = search.best.source.split("\n", 1)[1] if search.best else fixed
             else:
                 search = await arepair(
-                    record.buggy_code,
+                    view.code,
                     leetcode_calls=visible,
-                    method=facts.method or record.method,
+                    method=facts.method,
                     budget=budget.model_copy(update={"batch_size": 4, "max_executions": 24, "max_seconds": 2.0}),
                 )
                 fixed = search.best.source if search.best else fixed
-        elif record.language == "python" and record.tests_kind == "asserts":
-            # Socratic-style items hand the student the unit tests, so the search may use them.
-            search = await arepair(record.buggy_code, record.unit_tests, setup=record.test_setup, budget=budget)
-            fixed = search.best.source if search.best else fixed
-        return {"responses": [f"```code\n{fixed}\n```"]}
+        return ViewAnswer(responses=[f"```code\n{fixed}\n```"])

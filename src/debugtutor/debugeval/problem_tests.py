@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from debugtutor.analysis.examples import example_calls, oracle_outputs, oracle_tests, perturb_calls
 from debugtutor.analysis.leetcode import entry_method
 from debugtutor.debugeval.debugbench import DebugBenchItem
-from debugtutor.debugeval.records import LanguageName
+from debugtutor.debugeval.records import DebugEvalRecord, LanguageName
 from debugtutor.errors import InputError
 from debugtutor.sandbox import LeetCodeCall, Limits, Status, TestReport, run_leetcode, solution_signatures
 
@@ -43,9 +43,9 @@ class ProblemTests(BaseModel):
 
 @dataclass
 class Grade:
-    """A program's verdict on a problem's tests: ``passed`` is None when the program could not be graded."""
+    """A program's verdict on a problem's tests, with a one-line reason (and the sandbox's report when it ran)."""
 
-    passed: bool | None
+    passed: bool
     reason: str
     report: TestReport | None = None
 
@@ -93,21 +93,30 @@ def _examples_among(calls: list[LeetCodeCall], examples: list[LeetCodeCall]) -> 
     return sum(1 for call in calls if json.dumps(call.args, sort_keys=True) in stated)
 
 
+def tests_of(record: DebugEvalRecord) -> ProblemTests:
+    """The tests a Code Repair record carries (``tests_kind == "leetcode"``)."""
+    return ProblemTests(calls=list(record.leetcode_calls), method=record.method, language=record.language)
+
+
 def grade(code: str, tests: ProblemTests) -> Grade:
-    """Run ``code`` on the tests in the sandbox: passed, failed, or ungradable (the method cannot be called)."""
+    """Run ``code`` on the tests in the sandbox: it passes when every call returns the expected value.
+
+    A program whose method cannot be called with the problem's arguments (a C++/Java signature the harness cannot
+    bind, a missing method) fails, whether the sandbox raises or reports it."""
     try:
         report = run_leetcode(
             code, tests.calls, lang=tests.language, method=tests.method, limits=REPAIR_LIMITS,
             per_test_timeout_s=PER_TEST_TIMEOUT_S,
         )  # fmt: skip
     except InputError as exc:
-        return Grade(None, f"cannot be called: {exc}")
+        return Grade(False, f"cannot be called: {exc}")
     if report.status == Status.passed:
         return Grade(True, f"passed {len(report.tests)} tests", report)
-    return Grade(False, _failure_reason(report), report)
+    return Grade(False, failure_reason(report), report)
 
 
-def _failure_reason(report: TestReport) -> str:
+def failure_reason(report: TestReport) -> str:
+    """The first thing that went wrong in a report, in one line."""
     if report.setup_error is not None:
         return f"{report.status.value}: {report.setup_error.type}: {report.setup_error.message[:200]}"
     for test in report.tests:
