@@ -31,8 +31,8 @@ from typing import Any
 
 from debugtutor.debugeval.build import BuildSettings
 from debugtutor.debugeval.debugbench import load_debugbench
-from debugtutor.debugeval.judge import JudgeResult, Prediction, TestsCache, agreement_figures, judge, problem_index
-from debugtutor.debugeval.problem_tests import Grade
+from debugtutor.debugeval.judge import JudgeResult, Prediction, TestsCache, agreement_figures, judge
+from debugtutor.debugeval.problem_tests import Grade, problems_from
 from debugtutor.debugeval.records import normalize_language
 from debugtutor.llm import default_cache_dir
 from debugtutor.sandbox import Status
@@ -95,7 +95,7 @@ def main() -> int:
 
     rows = load_fixes(args.data / "debugbench_llm_fixes.jsonl.gz")
     sample = rows if args.full else stratified_sample(rows, args.per_language, args.seed)
-    problems = problem_index(load_debugbench(args.data / "debugbench"))
+    problems = problems_from(load_debugbench(args.data / "debugbench"))
     cache = TestsCache(args.cache)
     predictions = [
         Prediction(id=row["id"], slug=row["slug"], language=row["language"], code=row["fixed_code"]) for row in sample
@@ -103,8 +103,8 @@ def main() -> int:
     baseline: dict[str, str] = {}
 
     def record(result: JudgeResult, graded: Grade | None) -> None:
-        item = problems.get((result.language, result.slug))
-        tests = cache.memory.get(TestsCache.key(item, judge_settings)) if item is not None else None
+        problem = problems.get((result.language, result.slug))
+        tests = cache.memory.get(TestsCache.key(problem, judge_settings)) if problem is not None else None
         count = tests[0].example_calls if tests and tests[0] is not None else 0
         baseline[result.id] = examples_only(result, graded, count)
         done = len(baseline)

@@ -88,10 +88,10 @@ def test_llm_solver_with_a_scripted_model(tmp_path: Path, capsys: pytest.Capture
 
 
 def test_build_debugbench_from_a_shard(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    oracle = (
-        "class Solution:\n    def f(self, x: int) -> int:\n"
-        "        y = x + 1\n        z = y * 2\n        w = z - 3\n        return w\n"
-    )
+    # long enough for localization options: three shorter and three longer lines than the bug's, away from it
+    body = ["a = 1", "bb = 22", "y = x + 1", "ccc = 333", "total_value = a + bb", "z = y * 2", "dddd = ccc + 4"]
+    body += ["extra_long_name_here = dddd", "w = z - 3", "e = 5", "final_unused_sum = e + a + bb", "return w"]
+    oracle = "class Solution:\n    def f(self, x: int) -> int:\n" + "".join(f"        {line}\n" for line in body)
     rows = [
         {"slug": f"p{i}", "description": "d", "examples": [f"Input: x = {i}\nOutput: {2 * i - 1}"], "constraints": "",
          "oracle_code": oracle, "buggy_code": oracle.replace("y * 2", "y * 3"), "level": "easy"}

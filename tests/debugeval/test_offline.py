@@ -90,3 +90,22 @@ def test_review_tie_break_knows_nothing_of_which_code_is_buggy() -> None:
     for first, second in pairs:
         assert {tie_break(first, second), tie_break(second, first)} == {"A", "B"}
     assert {tie_break(f"v = {i}\n", f"v = {i + 1}\n") for i in range(40)} == {"A", "B"}
+
+
+def test_one_syntax_error_spilling_over_lines_is_one_site() -> None:
+    # an unclosed bracket is reported where it opens and where the parser gives up: one error, not two
+    spilled = CORRECT.replace("for value in nums:", "for value in [nums:")
+    facts = asyncio.run(python_facts(spilled, EXAMPLES))
+    assert len(facts.syntax_lines) >= 2 and facts.repaired_syntax is None
+    assert identify(facts) == "(A)"
+    # a program that cannot even be parsed is a syntax error, not "multiple" for that alone
+    garbage = CORRECT.replace("count += 1", "count += @@@")
+    facts = asyncio.run(python_facts(garbage, EXAMPLES))
+    assert facts.repaired_syntax is None and identify(facts) == "(A)"
+    # several fixes on one line are one place
+    brackets = CORRECT.replace("count += 1", "count += 1 ) ) ]")
+    facts = asyncio.run(python_facts(brackets, EXAMPLES))
+    assert facts.syntax_rounds > 1 and identify(facts) == "(A)"
+    # two separate syntax errors are two sites
+    two = CORRECT.replace("count = 0", "count = 0)").replace("return count", "return count +")
+    assert identify(asyncio.run(python_facts(two, EXAMPLES))) == "(D)"

@@ -1,11 +1,11 @@
 """The public judge: grade LeetCode solutions written elsewhere with the tests Code Repair uses.
 
 Each prediction names a DebugBench problem (``slug``, ``language``) and carries a program (``code``). The judge
-derives the problem's tests once (:func:`debugtutor.debugeval.problem_tests.problem_tests`, the same derivation and
-settings Code Repair uses), optionally keeps them in a cache folder (one JSON file per problem, keyed by the oracle's
-text and the derivation's version, so a changed derivation never reuses stale tests), and grades every program in
-the sandbox. A verdict is ``pass``, ``fail`` or ``ungradable`` (the problem is unknown, or no tests could be derived
-for it), always with a one-line reason.
+derives the problem's tests once (:func:`debugtutor.debugeval.problem_tests.derive_problem_tests`, the same
+derivation and settings Code Repair uses), optionally keeps them in a cache folder (one JSON file per problem, keyed by
+everything the derivation reads and its version, so a changed derivation never reuses stale tests), and grades every
+program in the sandbox. A verdict is ``pass``, ``fail`` or ``ungradable`` (the problem is unknown, or no tests could
+be derived for it), always with a one-line reason.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import hashlib
 import json
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
@@ -22,8 +22,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError, field_validator
 
 from debugtutor.debugeval.build import BuildSettings
-from debugtutor.debugeval.debugbench import DebugBenchItem
-from debugtutor.debugeval.problem_tests import DERIVATION_VERSION, Grade, ProblemTests, grade, problem_tests
+from debugtutor.debugeval.problem_tests import (
+    DERIVATION_VERSION,
+    Grade,
+    Problem,
+    ProblemTests,
+    derive_problem_tests,
+    grade,
+)
 from debugtutor.debugeval.records import LanguageName, normalize_language, read_jsonl
 from debugtutor.errors import InputError
 
@@ -79,20 +85,6 @@ def read_predictions(path: Path) -> list[Prediction]:
     return predictions
 
 
-def problem_index(items: Iterable[DebugBenchItem]) -> dict[tuple[str, str], DebugBenchItem]:
-    """One item per (language, slug): the one carrying the problem's most frequent oracle text (ties: sorted)."""
-    groups: dict[tuple[str, str], list[DebugBenchItem]] = defaultdict(list)
-    for item in items:
-        if item.oracle_code.strip():
-            groups[(item.language, item.slug)].append(item)
-    index = {}
-    for key, group in groups.items():
-        counts = Counter(item.oracle_code for item in group)
-        oracle = min(counts, key=lambda text: (-counts[text], text))
-        index[key] = min((item for item in group if item.oracle_code == oracle), key=lambda item: item.uid)
-    return index
-
-
 class TestsCache:
     """Derived tests per problem in a folder (``<language>/<slug>.json``), or in memory when no folder is given."""
 
@@ -103,19 +95,19 @@ class TestsCache:
         self.memory: dict[str, tuple[ProblemTests | None, str]] = {}
 
     @staticmethod
-    def key(item: DebugBenchItem, settings: BuildSettings) -> str:
-        extra = settings.repair_extra_tests if item.language == "python" else settings.compiled_repair_extra_tests
-        text = "\x00".join([DERIVATION_VERSION, item.language, item.oracle_code, "\n".join(item.examples)])
-        text += f"\x00{item.constraints}\x00{item.description}\x00{extra}\x00{settings.seed}"
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    def key(problem: Problem, settings: BuildSettings) -> str:
+        """Everything the derivation reads, hashed: a change to any of it (or to the derivation) derives again."""
+        parts = [DERIVATION_VERSION, problem.language, problem.slug, problem.description, problem.constraints]
+        parts += [*problem.examples, *(f"{language}:{code}" for language, code in problem.oracles)]
+        parts += [str(settings.repair_extra_tests), str(settings.compiled_repair_extra_tests), str(settings.seed)]
+        return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()
 
-    def get(
-        self, item: DebugBenchItem, settings: BuildSettings, derive: Callable[[], ProblemTests | None]
-    ) -> tuple[ProblemTests | None, str]:
-        key = self.key(item, settings)
+    def get(self, problem: Problem, settings: BuildSettings) -> tuple[ProblemTests | None, str]:
+        """The problem's tests (derived now, or read from the cache) and, when there are none, why."""
+        key = self.key(problem, settings)
         if key in self.memory:
             return self.memory[key]
-        path = self.folder / item.language / f"{item.slug}.json" if self.folder is not None else None
+        path = self.folder / problem.language / f"{problem.slug}.json" if self.folder is not None else None
         if path is not None and path.is_file():
             try:
                 stored = json.loads(path.read_text(encoding="utf-8"))
@@ -125,20 +117,17 @@ class TestsCache:
                     return self.memory[key]
             except (ValueError, ValidationError, KeyError):
                 pass  # a damaged cache entry is derived again
-        tests = derive()
-        reason = "" if tests is not None else "no deterministic oracle tests could be derived"
+        tests, reason = derive_problem_tests(
+            problem, extra=settings.repair_extra_tests, compiled_extra=settings.compiled_repair_extra_tests,
+            seed=settings.seed,
+        )  # fmt: skip
+        reason = f"no tests: {reason}" if tests is None else ""
         self.memory[key] = (tests, reason)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             payload = {"key": key, "tests": tests.model_dump(mode="json") if tests else None, "reason": reason}
             path.write_text(json.dumps(payload, sort_keys=True), encoding="utf-8")
         return self.memory[key]
-
-
-def derive_tests(item: DebugBenchItem, settings: BuildSettings) -> ProblemTests | None:
-    """The tests Code Repair derives for this problem, with the build's settings."""
-    extra = settings.repair_extra_tests if item.language == "python" else settings.compiled_repair_extra_tests
-    return problem_tests(item, extra=extra, seed=settings.seed)
 
 
 def _result(prediction: Prediction, verdict: Verdict, reason: str) -> JudgeResult:
@@ -148,12 +137,12 @@ def _result(prediction: Prediction, verdict: Verdict, reason: str) -> JudgeResul
 
 
 def verdict_of(graded: Grade) -> Verdict:
-    return "pass" if graded.passed else "fail"
+    return "ungradable" if graded.passed is None else "pass" if graded.passed else "fail"
 
 
 def judge(
     predictions: Sequence[Prediction],
-    problems: dict[tuple[str, str], DebugBenchItem],
+    problems: dict[tuple[str, str], Problem],
     *,
     cache: TestsCache | None = None,
     settings: BuildSettings | None = None,
@@ -169,11 +158,11 @@ def judge(
     results: list[JudgeResult | None] = [None] * len(predictions)
 
     def one_problem(key: tuple[str, str]) -> None:
-        item = problems.get(key)
+        problem = problems.get(key)
         tests: ProblemTests | None = None
         reason = f"no {key[0]} problem {key[1]!r} in the data"
-        if item is not None:
-            tests, reason = cache.get(item, settings, lambda: derive_tests(item, settings))
+        if problem is not None:
+            tests, reason = cache.get(problem, settings)
         for position in by_problem[key]:
             prediction = predictions[position]
             graded: Grade | None = None

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import difflib
 import hashlib
 import json
 import re
@@ -37,7 +38,7 @@ from debugtutor.analysis.execution import collect_execution_facts
 from debugtutor.analysis.leetcode import entry_method
 from debugtutor.analysis.repair import RepairBudget, arepair
 from debugtutor.analysis.static import LEETCODE_PREAMBLE, Diagnostic, check, syntax_issues
-from debugtutor.debugeval.records import OPTION_LETTERS
+from debugtutor.debugeval.records import OPTION_LETTERS, option_text
 from debugtutor.debugeval.views import TaskView, ViewAnswer, ViewSolver
 from debugtutor.runs import EvalItem, SolverOutput
 from debugtutor.sandbox import (
@@ -70,6 +71,8 @@ class ProgramFacts:
     """One entry per reference problem (an undefined name counts once however often it is used) -> its line."""
     report: TestReport | None = None
     """The (syntax-repaired) program on the stated examples."""
+    syntax_fixed_lines: list[int] = field(default_factory=list)
+    """Lines of the program the syntax repair changed (0-based)."""
     calls: list[LeetCodeCall] = field(default_factory=list)
     method: str | None = None
 
@@ -168,10 +171,15 @@ async def python_facts(code: str, examples: list[str]) -> ProgramFacts:
     diagnostics = await asyncio.to_thread(check, code, preamble=LEETCODE_PREAMBLE)
     syntax_lines = sorted({d.line for d in diagnostics if d.category == "syntax"})
     repaired, rounds = (code, 0) if not syntax_lines else await asyncio.to_thread(fix_syntax, code)
-    reference = _reference_sites(diagnostics)
+    # With syntax errors, the checker reads a copy with the broken lines blanked out, so a name bound on one of them
+    # looks undefined: reference findings come from the syntax-repaired program only, and none when it cannot be
+    # repaired (not parsing must not also count as a reference error).
+    reference = _reference_sites(diagnostics) if not syntax_lines else {}
     facts = ProgramFacts(diagnostics, syntax_lines, rounds if syntax_lines else 0, repaired, reference)
     if repaired is None:
         return facts
+    if syntax_lines:
+        facts.syntax_fixed_lines = changed_lines(code, repaired)
     if syntax_lines:
         # reference problems hidden behind the syntax errors show once those are fixed
         for key, line in _reference_sites(await asyncio.to_thread(check, repaired, preamble=LEETCODE_PREAMBLE)).items():
@@ -211,13 +219,57 @@ def _shifted(info: ExceptionInfo | None) -> ExceptionInfo | None:
 # Decisions.
 
 
+# Diagnostics that follow from an earlier syntax error rather than mark a new one: a block left empty because its
+# header was blanked out, and the line where the parser gives up after an unclosed bracket or string.
+_CASCADE_CODES = frozenset({"missing-indented-block"})
+_OPENER_CODES = frozenset({"unclosed-bracket", "unclosed-string"})
+
+
+def syntax_clusters(diagnostics: list[Diagnostic]) -> int:
+    """Separate places with syntax errors: reports on adjacent lines are one place, a cascade belongs to the error
+    before it, and an unclosed bracket or string takes the parser's complaint where it gives up, however far on."""
+    sites: list[tuple[int, bool]] = []  # (last line, an opener still waiting for the parser's complaint)
+    for diagnostic in sorted((d for d in diagnostics if d.category == "syntax"), key=lambda d: d.line):
+        if sites:
+            last, waiting = sites[-1]
+            generic = diagnostic.code == "syntax-error"
+            if diagnostic.line - last <= 1 or diagnostic.code in _CASCADE_CODES or (waiting and generic):
+                sites[-1] = (max(last, diagnostic.line), waiting and not generic)
+                continue
+        sites.append((diagnostic.line, diagnostic.code in _OPENER_CODES))
+    return len(sites)
+
+
+def changed_lines(before: str, after: str) -> list[int]:
+    """0-based lines of ``before`` that an edit producing ``after`` replaced or deleted (or inserted before)."""
+    changed: set[int] = set()
+    matcher = difflib.SequenceMatcher(a=before.splitlines(), b=after.splitlines(), autojunk=False)
+    for tag, start, end, _, _ in matcher.get_opcodes():
+        if tag != "equal":
+            changed.update(range(start, max(end, start + 1)))
+    return sorted(changed)
+
+
+def syntax_sites(facts: ProgramFacts) -> int:
+    """How many separate syntax errors the program has.
+
+    When the syntax repair succeeds, the lines it had to change (one error spilling onto several lines is reported
+    on each but fixed once; several fixes on one line are one place), at most one per fix; when it does not, the
+    separate places the errors were reported at (:func:`syntax_clusters`). Failing to parse is one error, never by
+    itself a sign of a second one."""
+    if not facts.syntax_lines:
+        return 0
+    if facts.repaired_syntax is None:
+        return max(1, syntax_clusters(facts.diagnostics))
+    return max(1, min(facts.syntax_rounds, len(facts.syntax_fixed_lines) or 1))
+
+
 def identify(facts: ProgramFacts) -> str:
     """The major category as an answer letter: (A) syntax, (B) reference, (C) logic, (D) multiple."""
     kinds: set[str] = set()
-    sites = 0
-    if facts.syntax_lines:
+    sites = syntax_sites(facts)
+    if sites:
         kinds.add("syntax")
-        sites += len(facts.syntax_lines)  # measured: merging nearby lines into one site loses more than it gains
     runtime = facts.runtime_reference
     reference_lines = set(facts.reference_sites.values()) | {line for line in runtime if line is not None}
     if facts.reference_sites or runtime:
@@ -236,16 +288,19 @@ def identify(facts: ProgramFacts) -> str:
 
 
 def option_lines(code: str, option: str) -> list[int]:
-    """1-based lines of ``code`` where the option's (first) line occurs, compared without surrounding spaces."""
-    wanted = [line.strip() for line in option.splitlines() if line.strip()]
+    """1-based lines of ``code`` where the option's lines occur (consecutive code lines, blank ones skipped),
+    compared in the options' spacing (:func:`~debugtutor.debugeval.records.option_text`)."""
+    wanted = [option_text(line) for line in option.splitlines() if line.strip()]
     if not wanted:
         return []
-    lines = [line.strip() for line in code.splitlines()]
+    numbered = [(number, option_text(line)) for number, line in enumerate(code.splitlines(), start=1) if line.strip()]
+    texts = [text for _, text in numbered]
     found: list[int] = []
-    for index in range(len(lines) - len(wanted) + 1):
-        if lines[index : index + len(wanted)] == wanted:
-            found.extend(range(index + 1, index + 1 + len(wanted)))
+    for index in range(len(texts) - len(wanted) + 1):
+        if texts[index : index + len(wanted)] == wanted:
+            found.extend(number for number, _ in numbered[index : index + len(wanted)])
     if not found:
+        lines = [line.strip() for line in code.splitlines()]
         # layout differences: fall back to comparing without any whitespace
         squeeze = re.compile(r"\s+")
         target = squeeze.sub("", wanted[0])
@@ -420,20 +475,19 @@ async def repair_on_examples(code: str, facts: ProgramFacts, lines: list[int]) -
     return [{line - shift for line in [*repair.edit_lines, *repair.changed_lines]} for repair in search.repairs]
 
 
-def _statement_rank(code: str, lines: list[int]) -> tuple[int, int]:
+def _statement_rank(code: str, lines: list[int]) -> int:
     """Where bugs tend to sit when no evidence tells: decisions and returns, then computations, then plain
-    statements, then definition headers; longer statements before shorter ones."""
+    statements, then definition headers. Length plays no part (options are drawn so that it tells nothing); options
+    of the same kind stay in letter order, which the builder deals out evenly."""
     source_lines = code.splitlines()
     text = " ".join(source_lines[n - 1].strip() for n in lines if 0 < n <= len(source_lines))
     if re.match(r"(if|elif|while|for)\b|.*\breturn\b", text):
-        kind = 3
-    elif re.search(r"[-+*/%<>\[]", text):
-        kind = 2
-    elif re.match(r"(def|class)\b", text):
-        kind = 0
-    else:
-        kind = 1
-    return kind, len(text)
+        return 3
+    if re.search(r"[-+*/%<>\[]", text):
+        return 2
+    if re.match(r"(def|class)\b", text):
+        return 0
+    return 1
 
 
 def _structural_prior(lines_per_option: list[list[int]], scores: list[float], code: str) -> int:

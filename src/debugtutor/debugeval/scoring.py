@@ -57,8 +57,8 @@ async def repair_grade(record: DebugEvalRecord, program: str) -> Grade:
 
 
 async def passes_tests(record: DebugEvalRecord, program: str) -> bool:
-    """Whether ``program`` passes every test of a Code Repair record."""
-    return (await repair_grade(record, program)).passed
+    """Whether ``program`` passes every test of a Code Repair record (an undecided grade is not a pass)."""
+    return (await repair_grade(record, program)).passed is True
 
 
 def record_of(item: EvalItem) -> DebugEvalRecord:
@@ -92,7 +92,7 @@ async def score_item(item: EvalItem, output: dict[str, Any]) -> dict[str, float 
     prefill = output.get("prefill", "")
     programs = [extract_code(prefill + response) for response in output.get("responses", [])]
     grades = [await repair_grade(record, program) for program in programs]
-    n, c = len(grades), sum(graded.passed for graded in grades)
+    n, c = len(grades), sum(graded.passed is True for graded in grades)
     base.update({"n": n, "c": c, "score": pass_at_k(n, c, 1) if n else 0.0})
     if grades:
         base["reason"] = grades[0].reason[:300]  # why the first sample passed or failed, for auditing
