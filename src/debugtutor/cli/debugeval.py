@@ -98,10 +98,11 @@ def judge_command(
 ) -> None:
     """Grade programs written elsewhere with the tests Code Repair uses: pass, fail or ungradable, with a reason."""
     from debugtutor.debugeval.debugbench import load_debugbench
-    from debugtutor.debugeval.judge import TestsCache, judge, problem_index, read_predictions, summarize_verdicts
+    from debugtutor.debugeval.judge import TestsCache, judge, read_predictions, summarize_verdicts
+    from debugtutor.debugeval.problem_tests import problems_from
 
     rows = read_predictions(predictions)
-    problems = problem_index(load_debugbench(data))
+    problems = problems_from(load_debugbench(data))
     results = judge(rows, problems, cache=TestsCache(cache), workers=workers)
     payload = {"results": [result.model_dump(mode="json") for result in results], **summarize_verdicts(results)}
     if json_output or state.json_mode:
