@@ -311,21 +311,11 @@ def _compiled_entry(code: str, language: LanguageName, names: list[str]) -> _Ent
         pool = [(name, params) for name, params in pool if len(re.findall(rf"\b{re.escape(name)}\s*\(", code)) == 1]
     if len(pool) != 1:
         return None
-    text = {"cpp": "TreeNode|ListNode", "java": "TreeNode|ListNode"}[language]
-    methods = _typed_parameters(code, language, pool[0][0])
-    node_args = [name for name, typed in zip(names, methods) if re.search(text, typed)]
-    return _Entry(pool[0][0], [], "", node_args)
-
-
-def _typed_parameters(code: str, language: LanguageName, method: str) -> list[str]:
-    if language == "cpp":
-        from debugtutor.sandbox._leetcode_cpp import solution_methods as read
-    else:
-        from debugtutor.sandbox._leetcode_java import solution_methods as read
-    for found in read(code):
-        if found.name == method:
-            return [type_text for type_text, _ in found.parameters]
-    return []
+    method = pool[0][0]
+    declared = re.search(rf"\b{re.escape(method)}\s*\(([^()]*)\)", code)
+    pieces = declared.group(1).split(",") if declared else []
+    node_args = [name for name, piece in zip(names, pieces) if re.search(r"\b(?:TreeNode|ListNode)\b", piece)]
+    return _Entry(method, [], "", node_args)
 
 
 def _bound_examples(problem: Problem) -> list[ParsedExample]:
