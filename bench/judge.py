@@ -7,11 +7,13 @@ derives from the problem's oracle) and compared with that verdict:
 * agreement: share of gradable fixes where our verdict equals LeetCode's;
 * false-fail rate: share of the gradable fixes LeetCode accepted that we fail;
 * false-pass rate: share of the gradable fixes LeetCode rejected that we pass;
-* ungradable share: share of all fixes we could not grade (problem absent from the data, no tests derivable).
+* ungradable share: share of all fixes we could not grade (problem absent from the data, no tests derivable, or an
+  answer the problem may accept that no checker can confirm).
 
-Beside them, on the same fixes, two trivial judges: ``always pass`` and ``stated examples only`` (our verdict on the
-problem's own examples, without the derived extra inputs). By default a seeded sample stratified by language, model
-and LeetCode verdict (``--per-language`` fixes per language) gives the figures in minutes; ``--full`` grades all.
+Beside them, on the same fixes (those our judge could grade), two simpler judges: ``always pass`` and ``stated
+examples only`` (the same run and comparison, on the problem's own examples alone, without the derived inputs).
+By default a seeded sample stratified by language, model and LeetCode verdict (``--per-language`` fixes per
+language) gives the figures in minutes; ``--full`` grades all (hours on two cores: every C++/Java fix compiles).
 Derived tests are cached per problem (``--cache``), so a second run only grades. Prints one JSON object.
 
     python bench/judge.py [--per-language 200] [--full] [--seed 0] [--cache DIR] [--workers 2] [--details]
@@ -32,7 +34,7 @@ from typing import Any
 from debugtutor.debugeval.build import BuildSettings
 from debugtutor.debugeval.debugbench import load_debugbench
 from debugtutor.debugeval.judge import JudgeResult, Prediction, TestsCache, agreement_figures, judge
-from debugtutor.debugeval.problem_tests import Grade, problems_from
+from debugtutor.debugeval.problem_tests import Grade, ProblemTests, problems_from, same_answer
 from debugtutor.debugeval.records import normalize_language
 from debugtutor.llm import default_cache_dir
 from debugtutor.sandbox import Status
@@ -71,15 +73,28 @@ def stratified_sample(rows: list[dict[str, Any]], per_language: int, seed: int) 
     return chosen
 
 
-def examples_only(result: JudgeResult, graded: Grade | None, example_count: int) -> str:
-    """The verdict from the stated examples alone (the first ``example_count`` tests of the same run)."""
-    if result.verdict == "ungradable" or graded is None or graded.report is None:
+def examples_only(result: JudgeResult, graded: Grade | None, tests: ProblemTests | None) -> str:
+    """The verdict from the stated examples alone: the first tests of the same run (the examples come first),
+    compared the way the judge compares."""
+    if result.verdict == "ungradable" or graded is None or tests is None:
         return result.verdict
+    if tests.kind == "design" or graded.report is None:
+        return result.verdict  # design tests are the stated examples; no report: the program never ran
     report = graded.report
-    if report.setup_error is not None or not report.tests:
+    count = max(1, tests.example_calls)
+    if report.setup_error is not None or len(report.tests) < count:
         return "fail"
-    ran = [test for test in report.tests if test.index < max(1, example_count)]
-    return "pass" if ran and all(test.status == Status.passed for test in ran) else "fail"
+    for position, (test, call) in enumerate(zip(report.tests[:count], tests.calls[:count])):
+        if test.status != Status.passed or test.actual is None:
+            return "fail"
+        actual = json.loads(test.actual)
+        stated = tests.stated_outputs[position] if position < len(tests.stated_outputs) else None
+        depth = tests.spec.unordered_depth
+        if not same_answer(actual, call.expected, depth) and not (
+            stated is not None and same_answer(actual, stated, depth)
+        ):
+            return "fail"
+    return "pass"
 
 
 def main() -> int:
@@ -104,9 +119,8 @@ def main() -> int:
 
     def record(result: JudgeResult, graded: Grade | None) -> None:
         problem = problems.get((result.language, result.slug))
-        tests = cache.memory.get(TestsCache.key(problem, judge_settings)) if problem is not None else None
-        count = tests[0].example_calls if tests and tests[0] is not None else 0
-        baseline[result.id] = examples_only(result, graded, count)
+        cached = cache.memory.get(TestsCache.key(problem, judge_settings)) if problem is not None else None
+        baseline[result.id] = examples_only(result, graded, cached[0] if cached else None)
         done = len(baseline)
         if done % 50 == 0:
             print(f"graded {done}/{len(predictions)}", file=sys.stderr, flush=True)
