@@ -78,7 +78,7 @@ def examples_only(result: JudgeResult, graded: Grade | None, tests: ProblemTests
     compared the way the judge compares."""
     if result.verdict == "ungradable" or graded is None or tests is None:
         return result.verdict
-    if tests.kind == "design" or graded.report is None:
+    if tests.spec.kind == "design" or graded.report is None:
         return result.verdict  # design tests are the stated examples; no report: the program never ran
     report = graded.report
     count = max(1, tests.example_calls)

@@ -135,7 +135,7 @@ def test_design_problems_run_operation_sequences() -> None:
     example = 'Input\n["Counter", "add", "get", "add", "get"]\n[[1], [2], [], [3], []]\n'
     example += "Output\n[null, null, 3, null, 6]"
     tests = _derive(_problem([oracle], [example]))
-    assert tests.kind == "design" and tests.calls[0].expected == [None, None, 3, None, 6]
+    assert tests.spec.kind == "design" and tests.calls[0].expected == [None, None, 3, None, 6]
     assert grade(oracle, tests).passed is True
     assert grade(oracle.replace("+= amount", "-= amount"), tests).passed is False
 
@@ -173,3 +173,47 @@ class Solution {
 def test_tests_keep_the_calls_they_were_given() -> None:
     tests = ProblemTests(calls=[LeetCodeCall(args={"n": 1}, expected=2)], method="f")
     assert grade("class Solution:\n    def f(self, n):\n        return n + 1\n", tests).passed is True
+
+
+CPP_COUNTER = """class Counter {
+public:
+    int value;
+    Counter(int start) { value = start; }
+    void add(int amount) { value += amount; }
+    int get() { return value; }
+    vector<int> both(vector<int>& extra) { return {value, (int)extra.size()}; }
+};
+"""
+JAVA_COUNTER = """class Counter {
+    private int value;
+    public Counter(int start) { value = start; }
+    public void add(int amount) { value += amount; }
+    public int get() { return value; }
+    public List<Integer> both(int[] extra) { return Arrays.asList(value, extra.length); }
+}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("language", "code"), [("cpp", CPP_COUNTER), ("java", JAVA_COUNTER)])
+def test_compiled_design_problems(language: str, code: str) -> None:
+    python = """class Counter:
+    def __init__(self, start):
+        self.value = start
+
+    def add(self, amount):
+        self.value += amount
+
+    def get(self):
+        return self.value
+
+    def both(self, extra):
+        return [self.value, len(extra)]
+"""
+    example = 'Input\n["Counter", "add", "get", "both"]\n[[1], [2], [], [[7, 8]]]\nOutput\n[null, null, 3, [3, 2]]'
+    problem = _problem([python], [example], language=language)
+    tests = _derive(problem)
+    assert tests.spec.kind == "design" and tests.language == language
+    graded = grade(code, tests)
+    assert graded.passed is True, graded.reason
+    assert grade(code.replace("value += amount", "value -= amount"), tests).passed is False

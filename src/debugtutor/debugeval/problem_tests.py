@@ -30,7 +30,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -43,6 +43,7 @@ from debugtutor.analysis.examples import (
     perturb_calls,
 )
 from debugtutor.debugeval.debugbench import DebugBenchItem
+from debugtutor.debugeval.design_harness import UnsupportedType, run_compiled_design
 from debugtutor.debugeval.records import CallSpec, DebugEvalRecord, LanguageName
 from debugtutor.errors import InputError
 from debugtutor.sandbox import (
@@ -56,7 +57,7 @@ from debugtutor.sandbox import (
     time_limit_from_reference,
 )
 
-DERIVATION_VERSION = "3"
+DERIVATION_VERSION = "4"
 """Changes whenever the derivation could give different tests, so cached tests of an older version are not reused."""
 
 # Limits of oracle runs while deriving tests (a call that overruns is dropped, not the problem).
@@ -99,11 +100,10 @@ def several_answers_stated(description: str) -> bool:
 class ProblemTests(BaseModel):
     """The derived calls of one problem, the ``Solution`` method they call and how answers are compared.
 
-    A design problem ("implement the class LRUCache") has ``kind == "design"``: each call's ``args`` hold one of the
-    statement's operation sequences (``operations``: the class name then method names; ``arguments``: one list per
-    operation) and ``expected`` the answers in order (``None`` for the constructor)."""
+    A design problem ("implement the class LRUCache") has ``spec.kind == "design"``: each call's ``args`` hold one of
+    the statement's operation sequences (``operations``: the class name then method names; ``arguments``: one list
+    per operation) and ``expected`` the answers in order (``None`` for the constructor)."""
 
-    kind: Literal["method", "design"] = "method"
     calls: list[LeetCodeCall]
     method: str | None
     language: LanguageName = "python"
@@ -153,13 +153,22 @@ def code_language(code: str) -> LanguageName | None:
     except (SyntaxError, ValueError):
         pass
     stripped = strip_comments(code)
-    if re.search(r"\bpublic\s*:", stripped) or "#include" in stripped or "vector<" in stripped:
-        return "cpp" if solution_signatures(stripped, "cpp") else None
+    cpp_like = bool(re.search(r"\bpublic\s*:|#include|\bstd::|\bvector\s*<", stripped))
+    if cpp_like:
+        return "cpp" if solution_signatures(stripped, "cpp") or _declares_class(stripped) else None
     languages: tuple[LanguageName, ...] = ("java", "cpp")
     for language in languages:
         if solution_signatures(stripped, language):
             return language
+    if _declares_class(stripped) and re.search(
+        r"\b(?:public|private)\s+(?:static\s+)?[\w<>\[\]]+\s+\w+\s*\(", stripped
+    ):
+        return "java"  # a design problem's class (no Solution)
     return None
+
+
+def _declares_class(code: str) -> bool:
+    return bool(re.search(r"^\s*(?:public\s+)?(?:class|struct)\s+[A-Za-z_]\w*", code, re.M))
 
 
 def problems_from(items: Iterable[DebugBenchItem]) -> dict[tuple[str, str], Problem]:
@@ -567,17 +576,20 @@ def run_design(code: str, sequences: list[dict[str, Any]], limits: Limits) -> li
 
 
 def derive_design_tests(problem: Problem, sequences: list[dict[str, Any]]) -> tuple[ProblemTests | None, str]:
-    """Tests for a design problem: the statement's operation sequences, answers from a Python oracle run twice.
-
-    Only Python programs can be driven this way (the C++/Java harnesses call one ``Solution`` method)."""
-    if problem.language != "python":
-        return None, f"a design problem (a class with several methods); the {problem.language} harness calls one method"
+    """Tests for a design problem: the statement's operation sequences, answers from an oracle run twice (a Python
+    one when there is one, whatever the language of the programs to grade)."""
     name = sequences[0]["operations"][0]
+    reason = f"no oracle of the class {name} gave deterministic answers"
     for language, code in problem.oracles:
-        if language != "python" or not re.search(rf"^class\s+{re.escape(name)}\b", code, re.M):
+        if language != "python" and language != problem.language:
             continue
-        first = run_design(code, sequences, DESIGN_LIMITS)
-        second = run_design(code, sequences, DESIGN_LIMITS)
+        if not re.search(rf"^\s*(?:public\s+)?(?:class|struct)\s+{re.escape(name)}\b", code, re.M):
+            continue
+        try:
+            first, second = (_run_sequences(code, language, name, sequences) for _ in range(2))
+        except UnsupportedType as exc:
+            reason = f"the {language} oracle's class cannot be driven: {exc}"
+            continue
         calls: list[LeetCodeCall] = []
         several = False
         for sequence, a, b in zip(sequences, first, second):
@@ -591,18 +603,31 @@ def derive_design_tests(problem: Problem, sequences: list[dict[str, Any]]) -> tu
             args = {"operations": sequence["operations"], "arguments": sequence["arguments"]}
             calls.append(LeetCodeCall(args=args, expected=a["answers"]))
         if calls:
-            spec = CallSpec(several_answers=several or several_answers_stated(problem.description))
+            spec = CallSpec(kind="design", several_answers=several or several_answers_stated(problem.description))
             stated = [s["expected"] for s in sequences][: len(calls)]
             return ProblemTests(
-                kind="design", calls=calls, method=name, example_calls=len(calls), spec=spec, stated_outputs=stated
-            ), ""
-    return None, f"no Python oracle of the class {name} gave deterministic answers"
+                calls=calls, method=name, language=problem.language, example_calls=len(calls),
+                spec=spec, stated_outputs=stated, oracle_language=language,
+            ), ""  # fmt: skip
+    return None, reason
+
+
+def _run_sequences(
+    code: str, language: LanguageName, name: str, sequences: list[dict[str, Any]], limits: Limits | None = None
+) -> list[Any]:
+    if language == "python":
+        return run_design(code, sequences, limits or DESIGN_LIMITS)
+    source = leetcode_environment(strip_comments(code), language)
+    return run_compiled_design(source, language, name, sequences, limits or GRADE_LIMITS[language])
 
 
 def grade_design(code: str, tests: ProblemTests, limits: Limits | None = None) -> Grade:
     """A design program on the tests' operation sequences (the same verdicts as :func:`grade`)."""
     sequences = [{**call.args, "expected": call.expected} for call in tests.calls]
-    results = run_design(code, sequences, limits or DESIGN_LIMITS)
+    try:
+        results = _run_sequences(code, tests.language, tests.method or "", sequences, limits)
+    except UnsupportedType as exc:
+        return Grade(False, f"cannot be called: {exc}")
     for index, (result, call) in enumerate(zip(results, tests.calls), start=1):
         if "error" in result:
             return Grade(False, f"sequence {index}: {result['error']}")
@@ -672,7 +697,7 @@ def grade(code: str, tests: ProblemTests, *, limits: Limits | None = None) -> Gr
     Answers are compared on the host (multisets where the problem allows any order, floats within 1e-5). A program
     whose method cannot be called with the problem's arguments (a C++/Java signature the harness cannot bind, a
     missing method) fails, whether the sandbox raises or reports it."""
-    if tests.kind == "design":
+    if tests.spec.kind == "design":
         return grade_design(code, tests, limits)
     if tests.language == "python":
         parameters = tests.spec.parameters if (tests.spec.parameters or tests.spec.returns) else None

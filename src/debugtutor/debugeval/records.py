@@ -64,6 +64,9 @@ class StdioTest(BaseModel):
 class CallSpec(BaseModel):
     """How LeetCode calls are made and compared, as derived from the problem's oracle."""
 
+    kind: Literal["method", "design"] = "method"
+    """``method``: each call is one call of a ``Solution`` method; ``design``: each call is an operation sequence on
+    an object of the problem's class (``args``: ``operations`` and ``arguments``; ``expected``: the answers)."""
     unordered_depth: int = 0
     """List levels compared as multisets (1: the answer's order does not matter; 2: nor its items' order)."""
     parameters: list[str] = Field(default_factory=list)
