@@ -17,6 +17,7 @@ language) gives the figures in minutes; ``--full`` grades all (hours on two core
 Derived tests are cached per problem (``--cache``), so a second run only grades. Prints one JSON object.
 
     python bench/judge.py [--per-language 200] [--full] [--seed 0] [--cache DIR] [--workers 2] [--details]
+                          [--languages python,cpp,java]
 """
 
 from __future__ import annotations
@@ -106,9 +107,11 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=default_cache_dir() / "judge-tests")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--details", action="store_true", help="list every disagreement")
+    parser.add_argument("--languages", default="python,cpp,java", help="comma-separated languages to grade")
     args = parser.parse_args()
 
-    rows = load_fixes(args.data / "debugbench_llm_fixes.jsonl.gz")
+    languages = {normalize_language(name) for name in args.languages.split(",") if name.strip()}
+    rows = [row for row in load_fixes(args.data / "debugbench_llm_fixes.jsonl.gz") if row["language"] in languages]
     sample = rows if args.full else stratified_sample(rows, args.per_language, args.seed)
     problems = problems_from(load_debugbench(args.data / "debugbench"))
     cache = TestsCache(args.cache)
@@ -144,6 +147,7 @@ def main() -> int:
     always = {result.id: "pass" if result.verdict != "ungradable" else "ungradable" for result in results}
     report: dict[str, Any] = {
         "sample": "full" if args.full else f"stratified, {args.per_language} per language, seed {args.seed}",
+        "languages": sorted(languages),
         "seconds": round(seconds, 1),
         "judge": table(ours),
         "baseline_always_pass": table(always),
