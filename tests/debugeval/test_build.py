@@ -156,3 +156,13 @@ def test_gold_length_rank_is_drawn_uniformly_and_hides_nothing() -> None:
     )
     assert golden_snippet(short.buggy_code, small, "python") is not None
     assert localization_options(short, random.Random(0)) is None
+
+
+def test_items_whose_correct_code_is_in_another_language_are_dropped() -> None:
+    # DebugBench files some Python solutions as Java items: a review pair or repair test built from them is broken
+    mislabelled = _item("p", "condition error", ORACLE.replace("value > k", "value >= k")).model_copy(
+        update={"language": "java"}
+    )
+    task124, _, report = build_from_debugbench([mislabelled, *_pool()], BuildSettings(repair_languages=()))
+    assert all(record.language == "python" for record in task124)
+    assert report.dropped["the item's correct code is in another language"] == 1
