@@ -161,3 +161,17 @@ def test_entry_point_from_the_real_signature() -> None:
     ambiguous = "class Solution:\n    def a(self, x):\n        return x\n    def b(self, y):\n        return y\n"
     assert entry_point(ambiguous, ["n"]) is None  # no guess that could call a helper
     assert entry_point(ambiguous, ["n"], title="b value") is not None
+
+
+def test_boundary_inputs_come_from_the_stated_bounds() -> None:
+    from debugtutor.analysis.examples import boundary_calls, scalar_bounds
+
+    assert scalar_bounds("0 <= n <= 37\n1 <= k <= n <= 5000", ["n", "k"]) == {"n": [0.0, 37.0, 5000.0], "k": [1.0]}
+    calls = example_calls(["Input: n = 4\nOutput: 4", "Input: n = 25\nOutput: 1389537"])
+    rules = input_rules(calls, "0 <= n <= 37")
+    found = boundary_calls(calls, "0 <= n <= 37", rules)
+    assert {call.args["n"] for call in found} == {37}  # 0 breaks the examples' own "n >= 1"; both are 1 or more
+    # an anagram pair stays an anagram pair
+    pair = example_calls(['Input: s = "ab", t = "ba"\nOutput: true', 'Input: s = "abc", t = "cab"\nOutput: true'])
+    rules = input_rules(pair)
+    assert "s a rearrangement of t" in rules.names and not rules.allows({"s": "ab", "t": "aa"})

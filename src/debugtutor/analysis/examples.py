@@ -504,6 +504,13 @@ def _list_checks(name: str, values: list[list[Any]]) -> list[tuple[str, Check]]:
         (f"{name} not empty", _on(name, _non_empty)),
         (f"{name} distinct", _on(name, _distinct)),
     ]
+    if len(values) >= 2 and all(values):
+        # an end every example shares (a grid whose corners are open, a path that starts at node 0)
+        for label, end in (("first", _first_leaf), ("last", _last_leaf)):
+            ends = {json.dumps(end(value)) for value in values}
+            if len(ends) == 1:
+                wanted = next(iter(ends))
+                checks.append((f"{name} {label} item {wanted}", _on(name, _end_is(end, wanted))))
     leaves = [leaf for value in values for leaf in _scalars(value)]
     if len(leaves) >= 6 and all(isinstance(x, (int, str)) for x in leaves) and len(set(leaves)) <= 3:
         checks.append((f"{name} values in {sorted(set(leaves), key=str)}", _on(name, _within(frozenset(leaves)))))
@@ -518,6 +525,22 @@ def _list_checks(name: str, values: list[list[Any]]) -> list[tuple[str, Check]]:
     if any(None in v for v in values) and all(all(not isinstance(x, list) for x in v) for v in values):
         checks.append((f"{name} a search tree", _on(name, _is_bst)))  # level-order trees with holes
     return checks
+
+
+def _first_leaf(value: Any) -> Any:
+    while isinstance(value, list) and value:
+        value = value[0]
+    return value
+
+
+def _last_leaf(value: Any) -> Any:
+    while isinstance(value, list) and value:
+        value = value[-1]
+    return value
+
+
+def _end_is(end: Callable[[Any], Any], wanted: str) -> Callable[[Any], bool]:
+    return lambda value: bool(value) and json.dumps(end(value)) == wanted
 
 
 def _distinct(value: list[Any]) -> bool:
@@ -544,6 +567,9 @@ def _pair_checks(first: str, second: str, examples: list[dict[str, Any]]) -> lis
         checks.append((f"len({first}) == len({second})", lambda a: len(a[first]) == len(a[second])))
         checks.append((f"len({first}) <= len({second})", lambda a: len(a[first]) <= len(a[second])))
         checks.append((f"{first} values within {second}'s", lambda a: set(_keys(a[first])) <= set(_keys(a[second]))))
+        checks.append(
+            (f"{first} a rearrangement of {second}", lambda a: sorted(_keys(a[first])) == sorted(_keys(a[second])))
+        )
     return checks
 
 
@@ -685,3 +711,50 @@ def _chain_check(
         return True
 
     return check
+
+
+def scalar_bounds(constraints: str, names: Sequence[str]) -> dict[str, list[float]]:
+    """The numeric bounds the constraints text puts right beside an argument (``0 <= n <= 37``: n -> [0, 37])."""
+    bounds: dict[str, list[float]] = {}
+    for raw in constraints.splitlines():
+        parts = [part.strip() for part in _COMPARISON.split(" ".join(raw.split()))]
+        for position in range(0, len(parts), 2):
+            for term in (t.strip() for t in parts[position].split(",")):
+                if term not in names:
+                    continue
+                for neighbour, operator in ((position - 2, position - 1), (position + 2, position + 1)):
+                    if 0 <= neighbour < len(parts) and parts[operator] in ("<=", ">="):
+                        value = _number(parts[neighbour])
+                        if value is not None:
+                            bounds.setdefault(term, []).append(value)
+    return bounds
+
+
+def boundary_calls(
+    calls: list[LeetCodeCall],
+    constraints: str,
+    rules: InputRules,
+    *,
+    known: Sequence[LeetCodeCall] = (),
+    limit: int = 1000,
+    count: int = 4,
+) -> list[LeetCodeCall]:
+    """Example calls with one integer argument set to a bound the constraints state (up to ``limit``), where the
+    rules allow it: the largest inputs a problem promises are where a slow solution shows (LeetCode's time limit)."""
+    if not calls:
+        return []
+    names = [name for name in calls[0].args if all(_is_int(call.args.get(name)) for call in calls)]
+    seen = {json.dumps(call.args, sort_keys=True) for call in [*calls, *known]}
+    found: list[LeetCodeCall] = []
+    for name, values in sorted(scalar_bounds(constraints, names).items()):
+        for value in sorted(set(values), reverse=True):
+            if not value.is_integer() or abs(value) > limit:
+                continue
+            for call in calls:
+                args = {**call.args, name: int(value)}
+                key = json.dumps(args, sort_keys=True)
+                if key not in seen and rules.allows(args):
+                    seen.add(key)
+                    found.append(LeetCodeCall(args=args))
+                    break
+    return found[:count]

@@ -126,7 +126,8 @@ class TestsCache:
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             payload = {"key": key, "tests": tests.model_dump(mode="json") if tests else None, "reason": reason}
-            path.write_text(json.dumps(payload, sort_keys=True), encoding="utf-8")
+            # argument order is kept: a program whose parameter names differ is called by position
+            path.write_text(json.dumps(payload), encoding="utf-8")
         return self.memory[key]
 
 

@@ -36,6 +36,7 @@ from pydantic import BaseModel, Field
 
 from debugtutor.analysis.examples import (
     ParsedExample,
+    boundary_calls,
     entry_point,
     input_rules,
     parse_example,
@@ -57,7 +58,7 @@ from debugtutor.sandbox import (
     time_limit_from_reference,
 )
 
-DERIVATION_VERSION = "4"
+DERIVATION_VERSION = "5"
 """Changes whenever the derivation could give different tests, so cached tests of an older version are not reused."""
 
 # Limits of oracle runs while deriving tests (a call that overruns is dropped, not the problem).
@@ -221,6 +222,8 @@ def _canonical(value: Any, depth: int) -> Any:
 
 
 def _close(actual: Any, expected: Any) -> bool:
+    if (actual is None and expected == []) or (expected is None and actual == []):
+        return True  # LeetCode prints a list-typed answer of None as []
     if isinstance(actual, bool) or isinstance(expected, bool):
         return actual is expected or (isinstance(actual, bool) and isinstance(expected, bool) and actual == expected)
     if isinstance(actual, (int, float)) and isinstance(expected, (int, float)):
@@ -365,6 +368,7 @@ def _attempt(
     base = [LeetCodeCall(args=example.args) for example in examples]
     rules = input_rules(base, problem.constraints, entry.node_args)
     candidates = base + perturb_calls(base, count=extra, seed=seed, rules=rules)
+    candidates += boundary_calls(base, problem.constraints, rules, known=candidates)
     limits = ORACLE_LIMITS if language == "python" else COMPILED_ORACLE_LIMITS
     source = python_adapter(source, entry.method) if language == "python" else leetcode_environment(source, language)
     try:

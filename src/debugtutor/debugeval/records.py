@@ -308,11 +308,14 @@ def load_records(path: Path) -> list[DebugEvalRecord]:
 
 
 def write_records(path: Path, records: Iterable[DebugEvalRecord]) -> int:
-    """Write records as JSONL (sorted keys, so the same records give the same bytes); returns the count."""
+    """Write records as JSONL (fields in model order, so the same records give the same bytes); returns the count.
+
+    Keys are not sorted: a LeetCode call's arguments keep the statement's order, which is the order a program whose
+    parameter names differ from the statement's is called with."""
     path.parent.mkdir(parents=True, exist_ok=True)
     count = 0
     with path.open("w", encoding="utf-8") as handle:
         for record in records:
-            handle.write(json.dumps(record.model_dump(mode="json"), ensure_ascii=False, sort_keys=True) + "\n")
+            handle.write(json.dumps(record.model_dump(mode="json"), ensure_ascii=False) + "\n")
             count += 1
     return count
