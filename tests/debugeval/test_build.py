@@ -136,6 +136,8 @@ def test_repair_tests_come_from_the_oracle_and_buggy_code_fails_them() -> None:
     assert tests.calls[0].expected == 12 and len(tests.calls) > len(EXAMPLES)
     _, task3, _ = build_from_debugbench([item], BuildSettings(repair_extra_tests=4))
     assert len(task3) == 1 and task3[0].tests_kind == "leetcode" and task3[0].leetcode_calls
+    again = build_from_debugbench([item], BuildSettings(repair_extra_tests=4))[1]
+    assert [r.model_dump() for r in again] == [r.model_dump() for r in task3]  # no run-to-run timing in the files
 
 
 def test_gold_length_rank_is_drawn_uniformly_and_hides_nothing() -> None:

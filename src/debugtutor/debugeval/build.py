@@ -415,7 +415,9 @@ def _build_repairs(pool: list[DebugBenchItem], settings: BuildSettings, report: 
                 return record.model_copy(
                     update={
                         "tests_kind": "leetcode", "leetcode_calls": tests.calls, "method": tests.method,
-                        "call_spec": tests.spec,
+                        # a measured time differs from run to run: instances keep the fixed floor per call, so the
+                        # same data and seed still give byte-identical files (the judge scales with the oracle)
+                        "call_spec": tests.spec.model_copy(update={"reference_s": 0.0}),
                     }
                 )  # fmt: skip
         return "code-repair: buggy variants pass every derived test"
