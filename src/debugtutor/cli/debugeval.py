@@ -83,6 +83,42 @@ def build_command(
     log(f"wrote {out}")
 
 
+@app.command("judge")
+def judge_command(
+    data: Annotated[Path, typer.Option("--data", help="DebugBench folder (the problems and their oracles).")],
+    predictions: Annotated[
+        Path, typer.Option("--predictions", help='JSONL file of {"id", "slug", "language", "code"} rows.')
+    ],
+    cache: Annotated[
+        Optional[Path],  # noqa: UP045 - Typer reads this annotation at run time on Python 3.10
+        typer.Option("--cache", help="Folder keeping the derived tests per problem between runs."),
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Problems graded at once.")] = 2,
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Grade programs written elsewhere with the tests Code Repair uses: pass, fail or ungradable, with a reason."""
+    from debugtutor.debugeval.debugbench import load_debugbench
+    from debugtutor.debugeval.judge import TestsCache, judge, read_predictions, summarize_verdicts
+    from debugtutor.debugeval.problem_tests import problems_from
+
+    rows = read_predictions(predictions)
+    problems = problems_from(load_debugbench(data))
+    results = judge(rows, problems, cache=TestsCache(cache), workers=workers)
+    payload = {"results": [result.model_dump(mode="json") for result in results], **summarize_verdicts(results)}
+    if json_output or state.json_mode:
+        emit_json(payload)
+        return
+    table = Table(title=f"Judge verdicts on {predictions}")
+    for column in ("language", "pass", "fail", "ungradable"):
+        table.add_column(column, justify="left" if column == "language" else "right")
+    for language, counts in payload["per_language"].items():
+        table.add_row(language, *(str(counts[name]) for name in ("pass", "fail", "ungradable")))
+    stdout.print(table)
+    for result in results:
+        if result.verdict != "pass":
+            log(f"{result.id} ({result.language} {result.slug}): {result.verdict}: {result.reason}")
+
+
 @app.command("eval")
 @with_run_options
 def eval_command(
@@ -99,6 +135,12 @@ def eval_command(
     lang: Annotated[str, typer.Option("--lang", help="python, cpp, java or all.")] = "all",
     samples: Annotated[int, typer.Option("--n", min=1, help="Code Repair samples per problem (pass@k).")] = 1,
     split: Annotated[str, typer.Option("--split", help="train, test or all.")] = "all",
+    prompt: Annotated[
+        str,
+        typer.Option(
+            "--prompt", help="Prompt layout for llm/grounded: ours, or paper (DebugEval's layout and answer pre-fill)."
+        ),
+    ] = "ours",
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Evaluate a solver; prints accuracy (pass@k for Code Repair) per task and language beside DebugEval Table IV."""
@@ -112,6 +154,8 @@ def eval_command(
         raise InputError(f"unknown language {lang!r}", field="--lang", hint="python, cpp, java or all")
     if split not in ("train", "test", "all"):
         raise InputError(f"unknown split {split!r}", field="--split", hint="train, test or all")
+    if prompt not in ("ours", "paper"):
+        raise InputError(f"unknown prompt layout {prompt!r}", field="--prompt", hint="ours or paper")
     tasks = list(TASKS) if task == "all" else [task]
     languages = ["python", "cpp", "java"] if lang == "all" else [lang]
     folder = data if data is not None else _sample_dir()
@@ -130,12 +174,18 @@ def eval_command(
         from debugtutor.debugeval.llm_solver import ModelSolver
         from debugtutor.llm import get_model
 
-        solve = ModelSolver(get_model(model), samples=samples, grounded=solver == "grounded")
+        solve = ModelSolver(
+            get_model(model),
+            samples=samples,
+            grounded=solver == "grounded",
+            prompt_style=prompt,  # type: ignore[arg-type]
+        )
     else:
         raise InputError(f"unknown solver {solver!r}", field="--solver", hint="offline, llm or grounded")
     eval_task = make_task(
-        items, solve, solver_name=solver, tasks=tasks, data=data, model_spec=model,  # type: ignore[arg-type]
-        checksums={"debugeval": dataset_checksum(folder)}, config={"lang": lang, "n": samples, "split": split},
+        items, solve.answer, solver_name=solver, tasks=tasks, data=data, model_spec=model,  # type: ignore[arg-type]
+        checksums={"debugeval": dataset_checksum(folder)},
+        config={"lang": lang, "n": samples, "split": split, "prompt": prompt},
     )  # fmt: skip
     result = run_options.run(eval_task)
     metrics = result.summary.get("task_metrics", {})
@@ -147,6 +197,7 @@ def eval_command(
         "items": metrics.get("items", {}),
         "identification": metrics.get("identification", {}),
         "pass_at_k": metrics.get("pass_at_k", {}),
+        "errors": metrics.get("errors", {}),
         "published": result.summary.get("published", []),
     }
     if json_output or state.json_mode:

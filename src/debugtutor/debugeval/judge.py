@@ -1,0 +1,230 @@
+"""The public judge: grade LeetCode solutions written elsewhere with the tests Code Repair uses.
+
+Each prediction names a DebugBench problem (``slug``, ``language``) and carries a program (``code``). The judge
+derives the problem's tests once (:func:`debugtutor.debugeval.problem_tests.derive_problem_tests`, the same
+derivation and settings Code Repair uses), optionally keeps them in a cache folder (one JSON file per problem, keyed by
+everything the derivation reads and its version, so a changed derivation never reuses stale tests), and grades every
+program in the sandbox. A verdict is ``pass``, ``fail`` or ``ungradable`` (the problem is unknown, or no tests could
+be derived for it), always with a one-line reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ValidationError, field_validator
+
+from debugtutor.debugeval.build import BuildSettings
+from debugtutor.debugeval.problem_tests import (
+    DERIVATION_VERSION,
+    Grade,
+    Problem,
+    ProblemTests,
+    derive_problem_tests,
+    grade,
+)
+from debugtutor.debugeval.records import LanguageName, normalize_language, read_jsonl
+from debugtutor.errors import InputError
+
+Verdict = Literal["pass", "fail", "ungradable"]
+
+
+class Prediction(BaseModel):
+    """One program to grade: an id of the caller's choosing, the problem it solves and its code."""
+
+    id: str
+    slug: str
+    language: LanguageName
+    code: str
+
+    @field_validator("language", mode="before")
+    @classmethod
+    def _language(cls, value: Any) -> Any:
+        return normalize_language(value) if isinstance(value, str) else value
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id(cls, value: Any) -> Any:
+        return str(value) if isinstance(value, int) else value
+
+
+class JudgeResult(BaseModel):
+    """The verdict on one prediction."""
+
+    id: str
+    slug: str
+    language: LanguageName
+    verdict: Verdict
+    reason: str
+
+
+def read_predictions(path: Path) -> list[Prediction]:
+    """Every line of a predictions JSONL file, or :class:`InputError` naming the file, line and field."""
+    if not path.is_file():
+        raise InputError("no such file", path=str(path))
+    predictions = []
+    for number, value in read_jsonl(path):
+        try:
+            predictions.append(Prediction.model_validate(value))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(part) for part in first["loc"]) or None
+            raise InputError(str(first["msg"]), path=str(path), line=number, field=field) from exc
+    seen: set[str] = set()
+    for prediction in predictions:
+        if prediction.id in seen:
+            raise InputError(f"id {prediction.id!r} occurs twice", path=str(path), field="id")
+        seen.add(prediction.id)
+    return predictions
+
+
+class TestsCache:
+    """Derived tests per problem in a folder (``<language>/<slug>.json``), or in memory when no folder is given."""
+
+    __test__ = False  # not a pytest class
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder
+        self.memory: dict[str, tuple[ProblemTests | None, str]] = {}
+
+    @staticmethod
+    def key(problem: Problem, settings: BuildSettings) -> str:
+        """Everything the derivation reads, hashed: a change to any of it (or to the derivation) derives again."""
+        parts = [DERIVATION_VERSION, problem.language, problem.slug, problem.description, problem.constraints]
+        parts += [*problem.examples, *(f"{language}:{code}" for language, code in problem.oracles)]
+        parts += [str(settings.repair_extra_tests), str(settings.compiled_repair_extra_tests), str(settings.seed)]
+        return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()
+
+    def get(self, problem: Problem, settings: BuildSettings) -> tuple[ProblemTests | None, str]:
+        """The problem's tests (derived now, or read from the cache) and, when there are none, why."""
+        key = self.key(problem, settings)
+        if key in self.memory:
+            return self.memory[key]
+        path = self.folder / problem.language / f"{problem.slug}.json" if self.folder is not None else None
+        if path is not None and path.is_file():
+            try:
+                stored = json.loads(path.read_text(encoding="utf-8"))
+                if stored.get("key") == key:
+                    tests = ProblemTests.model_validate(stored["tests"]) if stored.get("tests") else None
+                    self.memory[key] = (tests, str(stored.get("reason", "")))
+                    return self.memory[key]
+            except (ValueError, ValidationError, KeyError):
+                pass  # a damaged cache entry is derived again
+        tests, reason = derive_problem_tests(
+            problem, extra=settings.repair_extra_tests, compiled_extra=settings.compiled_repair_extra_tests,
+            seed=settings.seed,
+        )  # fmt: skip
+        reason = f"no tests: {reason}" if tests is None else ""
+        self.memory[key] = (tests, reason)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            payload = {"key": key, "tests": tests.model_dump(mode="json") if tests else None, "reason": reason}
+            # argument order is kept: a program whose parameter names differ is called by position
+            path.write_text(json.dumps(payload), encoding="utf-8")
+        return self.memory[key]
+
+
+def _result(prediction: Prediction, verdict: Verdict, reason: str) -> JudgeResult:
+    return JudgeResult(
+        id=prediction.id, slug=prediction.slug, language=prediction.language, verdict=verdict, reason=reason
+    )
+
+
+def verdict_of(graded: Grade) -> Verdict:
+    return "ungradable" if graded.passed is None else "pass" if graded.passed else "fail"
+
+
+def judge(
+    predictions: Sequence[Prediction],
+    problems: dict[tuple[str, str], Problem],
+    *,
+    cache: TestsCache | None = None,
+    settings: BuildSettings | None = None,
+    workers: int = 2,
+    on_result: Callable[[JudgeResult, Grade | None], None] | None = None,
+) -> list[JudgeResult]:
+    """A verdict for every prediction, in input order; each problem's tests are derived once."""
+    settings = settings or BuildSettings()
+    cache = cache or TestsCache()
+    by_problem: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for position, prediction in enumerate(predictions):
+        by_problem[(prediction.language, prediction.slug)].append(position)
+    results: list[JudgeResult | None] = [None] * len(predictions)
+
+    def one_problem(key: tuple[str, str]) -> None:
+        problem = problems.get(key)
+        tests: ProblemTests | None = None
+        reason = f"no {key[0]} problem {key[1]!r} in the data"
+        if problem is not None:
+            tests, reason = cache.get(problem, settings)
+        for position in by_problem[key]:
+            prediction = predictions[position]
+            graded: Grade | None = None
+            if tests is None:
+                result = _result(prediction, "ungradable", reason)
+            else:
+                graded = grade(prediction.code, tests)
+                result = _result(prediction, verdict_of(graded), graded.reason)
+            results[position] = result
+            if on_result is not None:
+                on_result(result, graded)
+
+    with ThreadPoolExecutor(max(1, workers)) as threads:
+        list(threads.map(one_problem, sorted(by_problem)))
+    return [result for result in results if result is not None]
+
+
+def summarize_verdicts(results: Sequence[JudgeResult]) -> dict[str, Any]:
+    """Counts of each verdict, overall and per language."""
+    overall: Counter[str] = Counter(result.verdict for result in results)
+    per_language: dict[str, Counter[str]] = defaultdict(Counter)
+    for result in results:
+        per_language[result.language][result.verdict] += 1
+    names = ("pass", "fail", "ungradable")
+    return {
+        "counts": {name: overall.get(name, 0) for name in names},
+        "per_language": {
+            language: {name: counts.get(name, 0) for name in names} for language, counts in sorted(per_language.items())
+        },
+        "predictions": len(results),
+    }
+
+
+def wilson(successes: int, total: int, z: float = 1.96) -> list[float]:
+    """95% Wilson interval of a proportion, in percent."""
+    if total == 0:
+        return [0.0, 0.0]
+    p = successes / total
+    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return [round(100 * (centre - half), 2), round(100 * (centre + half), 2)]
+
+
+def agreement_figures(pairs: list[tuple[bool, str]]) -> dict[str, Any]:
+    """(reference verdict passed, our verdict) pairs -> agreement on the gradable ones, false-fail rate (of the
+    reference's passes, the share we fail), false-pass rate (of its failures, the share we pass) and the share we
+    could not grade; percentages, with counts and a 95% interval for the agreement."""
+    gradable = [(truth, ours == "pass") for truth, ours in pairs if ours != "ungradable"]
+    agree = sum(1 for truth, ours in gradable if truth == ours)
+    accepted = [ours for truth, ours in gradable if truth]
+    rejected = [ours for truth, ours in gradable if not truth]
+
+    def percent(part: int, whole: int) -> float:
+        return round(100.0 * part / whole, 2) if whole else 0.0
+
+    return {
+        "fixes": len(pairs),
+        "gradable": len(gradable),
+        "agreement": percent(agree, len(gradable)),
+        "agreement_ci95": wilson(agree, len(gradable)),
+        "false_fail_rate": percent(sum(1 for ours in accepted if not ours), len(accepted)),
+        "false_pass_rate": percent(sum(1 for ours in rejected if ours), len(rejected)),
+        "ungradable_share": percent(len(pairs) - len(gradable), len(pairs)),
+    }
