@@ -52,10 +52,13 @@ def load_fixes(path: Path, model: str) -> dict[tuple[str, str], dict[str, Any]]:
 def replay_solver(fixes: dict[tuple[str, str], dict[str, Any]]) -> Any:
     """A solver answering each Code Repair prompt with the recorded fix; it takes a view (this version) or an item
     (versions before views), whichever the package hands it."""
+    view_answer: Any = None  # (None in a version before views)
     try:
         from debugtutor.debugeval.views import ViewAnswer
-    except ImportError:  # a version before views
-        ViewAnswer = None
+
+        view_answer = ViewAnswer
+    except ImportError:
+        pass
 
     async def answer(given: Any) -> Any:
         if hasattr(given, "code"):  # a TaskView
@@ -64,7 +67,7 @@ def replay_solver(fixes: dict[tuple[str, str], dict[str, Any]]) -> Any:
             record = given.input["record"]
             language, code = record["language"], record["buggy_code"]
         text = f"```code\n{fixes[(language, code)]['fixed_code']}\n```"
-        return ViewAnswer(responses=[text]) if ViewAnswer is not None else {"responses": [text]}
+        return view_answer(responses=[text]) if view_answer is not None else {"responses": [text]}
 
     return answer
 
@@ -103,7 +106,7 @@ def main() -> int:
     task_items = build_items(records, tasks=["code-repair"], languages=["cpp", "java"])
     task = make_task(task_items, replay_solver(fixes), solver_name="llm", tasks=["code-repair"], data=None)
     with tempfile.TemporaryDirectory() as runs:
-        result = run_task(task, runs_dir=Path(runs), concurrency=2, report=False, argv=["bench/debugeval_repair.py"])
+        result = run_task(task, runs_dir=Path(runs), concurrency=2, argv=["bench/debugeval_repair.py"])
         samples = [json.loads(line) for line in (result.run_dir / "samples.jsonl").read_text().splitlines()]
     metrics = result.summary.get("task_metrics", {})
     by_id = {sample["id"]: sample for sample in samples}

@@ -144,7 +144,7 @@ def test_gold_length_rank_is_drawn_uniformly_and_hides_nothing() -> None:
     import random
 
     item = _item("p", "condition error", ORACLE.replace("value > k", "value >= k"))
-    ranks = Counter()
+    ranks: Counter[int] = Counter()
     for seed in range(200):
         options = localization_options(item, random.Random(seed))
         assert options is not None

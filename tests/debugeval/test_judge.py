@@ -40,7 +40,7 @@ def test_verdicts_with_reasons(tmp_path: Path) -> None:
     problems = problems_from(load_debugbench(write_shard(tmp_path / "bench")))
     predictions = [
         Prediction(id="right", slug="add-one", language="python", code=ORACLE),
-        Prediction(id="wrong", slug="add-one", language="python3", code=ORACLE.replace("x + 1", "x - 1")),
+        Prediction(id="wrong", slug="add-one", language="python3", code=ORACLE.replace("x + 1", "x - 1")),  # type: ignore[arg-type]  # (LeetCode's name is accepted)
         Prediction(id="elsewhere", slug="no-such-problem", language="python", code=ORACLE),
     ]
     results = judge(predictions, problems, cache=TestsCache(tmp_path / "cache"))

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.table import Table
 
+from debugtutor.cli.options import ModelOptions, one_of, with_model_options
 from debugtutor.console import emit_json, log, state, stdout
 from debugtutor.errors import InputError
 from debugtutor.runs.cli_options import RunOptions, with_run_options
@@ -16,7 +17,7 @@ app = typer.Typer(
     help="DebugEval: bug localization, identification, code review and code repair.", no_args_is_help=True
 )
 
-_TASK_CHOICES = ("bug-localization", "bug-identification", "code-review", "code-repair", "all")
+_DEFAULT_MODEL_OPTIONS = ModelOptions()  # (replaced by the user's options: see with_model_options)
 
 
 def _sample_dir() -> Path:
@@ -45,12 +46,14 @@ def build_command(
 ) -> None:
     """Write DebugEval record files (debugevalsuite_task124.jsonl, debugevalsuite_task3.jsonl) built from a dataset."""
     from debugtutor.debugeval.build import BuildReport, BuildSettings, build_from_debugbench, split_of, write_build
+    from debugtutor.debugeval.records import LANGUAGES
 
-    languages = tuple(part.strip() for part in repair_languages.split(",") if part.strip())
-    unknown = [lang for lang in languages if lang not in ("python", "cpp", "java")]
-    if unknown:
-        raise InputError(f"unknown language(s) {unknown}", field="--repair-languages", hint="python, cpp or java")
-    settings = BuildSettings(seed=seed, train_fraction=train_fraction, repair_languages=languages)  # type: ignore[arg-type]
+    languages = tuple(
+        one_of(part.strip(), LANGUAGES, option="--repair-languages")
+        for part in repair_languages.split(",")
+        if part.strip()
+    )
+    settings = BuildSettings(seed=seed, train_fraction=train_fraction, repair_languages=languages)
     if source == "debugbench":
         from debugtutor.debugeval.debugbench import load_debugbench
 
@@ -121,8 +124,10 @@ def judge_command(
 
 @app.command("eval")
 @with_run_options
+@with_model_options
 def eval_command(
     run_options: RunOptions,
+    model_options: ModelOptions = _DEFAULT_MODEL_OPTIONS,
     data: Annotated[
         Optional[Path],  # noqa: UP045 - Typer reads this annotation at run time on Python 3.10
         typer.Option(
@@ -145,48 +150,31 @@ def eval_command(
 ) -> None:
     """Evaluate a solver; prints accuracy (pass@k for Code Repair) per task and language beside DebugEval Table IV."""
     from debugtutor.data import dataset_checksum
-    from debugtutor.debugeval.records import TASKS, load_records
-    from debugtutor.debugeval.tasks import build_items, make_task
+    from debugtutor.debugeval.prompts import PROMPT_STYLES
+    from debugtutor.debugeval.records import LANGUAGES, TASKS, load_records
+    from debugtutor.debugeval.solvers import SOLVERS
+    from debugtutor.debugeval.tasks import SOLVER_NAMES, SPLITS, build_items, make_task
 
-    if task not in _TASK_CHOICES:
-        raise InputError(f"unknown task {task!r}", field="--task", hint=", ".join(_TASK_CHOICES))
-    if lang not in ("python", "cpp", "java", "all"):
-        raise InputError(f"unknown language {lang!r}", field="--lang", hint="python, cpp, java or all")
-    if split not in ("train", "test", "all"):
-        raise InputError(f"unknown split {split!r}", field="--split", hint="train, test or all")
-    if prompt not in ("ours", "paper"):
-        raise InputError(f"unknown prompt layout {prompt!r}", field="--prompt", hint="ours or paper")
-    tasks = list(TASKS) if task == "all" else [task]
-    languages = ["python", "cpp", "java"] if lang == "all" else [lang]
+    tasks = list(TASKS) if task == "all" else [one_of(task, TASKS, option="--task")]
+    languages = list(LANGUAGES) if lang == "all" else [one_of(lang, LANGUAGES, option="--lang")]
+    chosen_split = one_of(split, SPLITS, option="--split")
+    style = one_of(prompt, PROMPT_STYLES, option="--prompt")
+    solver_name = one_of(solver, SOLVER_NAMES, option="--solver")
     folder = data if data is not None else _sample_dir()
     records = load_records(folder)
-    items = build_items(records, tasks=tasks, languages=languages, split=split)  # type: ignore[arg-type]
+    items = build_items(records, tasks=tasks, languages=languages, split=chosen_split)
     if not items:
         raise InputError("no instances match the task, language and split asked for", path=str(folder))
-    solve: Any
-    if solver == "offline":
-        from debugtutor.debugeval.offline import OfflineSolver
-
-        solve = OfflineSolver()
-    elif solver in ("llm", "grounded"):
-        if not model:
-            raise InputError(f"--solver {solver} needs --model SPEC", field="--model")
-        from debugtutor.debugeval.llm_solver import ModelSolver
-        from debugtutor.llm import get_model
-
-        solve = ModelSolver(
-            get_model(model),
-            samples=samples,
-            grounded=solver == "grounded",
-            prompt_style=prompt,  # type: ignore[arg-type]
-        )
-    else:
-        raise InputError(f"unknown solver {solver!r}", field="--solver", hint="offline, llm or grounded")
+    backend = model_options.resolve(model) if model and solver_name != "offline" else None
+    solve = SOLVERS.create(solver_name, model=backend, samples=samples, prompt_style=style)
     eval_task = make_task(
-        items, solve.answer, solver_name=solver, tasks=tasks, data=data, model_spec=model,  # type: ignore[arg-type]
+        items, solve.answer, solver_name=solver_name, tasks=tasks, data=data,
+        model_spec=backend.spec if backend is not None else None,
         checksums={"debugeval": dataset_checksum(folder)},
         config={"lang": lang, "n": samples, "split": split, "prompt": prompt},
     )  # fmt: skip
+    if backend is not None:
+        eval_task.model_settings = backend.describe()
     result = run_options.run(eval_task)
     metrics = result.summary.get("task_metrics", {})
     payload = {

@@ -15,7 +15,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from debugtutor.debugeval.records import LanguageName, normalize_language
-from debugtutor.errors import InputError
+from debugtutor.errors import InputError, read_text
+from debugtutor.formats.jsonl import read_jsonl
 
 # DebugBench's taxonomy: minor bug type (shard name) -> major category.
 MAJOR_BY_MINOR: dict[str, str] = {
@@ -115,14 +116,11 @@ def _item(raw: dict[str, Any], language: str, minor: str, category: str | None, 
 
 
 def _load_json_or_jsonl(path: Path) -> list[dict[str, Any]]:
-    text = path.read_text(encoding="utf-8-sig")
+    text = read_text(path)
     try:
         value = json.loads(text)
     except json.JSONDecodeError:
-        try:
-            return [json.loads(line) for line in text.splitlines() if line.strip()]
-        except json.JSONDecodeError as exc:
-            raise InputError(f"neither JSON nor JSONL: {exc.msg}", path=str(path), line=exc.lineno) from exc
+        return [row for _, row in read_jsonl(path)]
     if isinstance(value, dict):
         value = value.get("data") or value.get("rows") or [value]
     if not isinstance(value, list):

@@ -30,8 +30,9 @@ from debugtutor.debugeval.problem_tests import (
     derive_problem_tests,
     grade,
 )
-from debugtutor.debugeval.records import LanguageName, normalize_language, read_jsonl
+from debugtutor.debugeval.records import LanguageName, normalize_language
 from debugtutor.errors import InputError
+from debugtutor.formats.jsonl import read_jsonl
 
 Verdict = Literal["pass", "fail", "ungradable"]
 

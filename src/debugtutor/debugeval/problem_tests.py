@@ -370,7 +370,7 @@ def _attempt(
     candidates = base + perturb_calls(base, count=extra, seed=seed, rules=rules)
     candidates += boundary_calls(base, problem.constraints, rules, known=candidates)
     limits = ORACLE_LIMITS if language == "python" else COMPILED_ORACLE_LIMITS
-    source = python_adapter(source, entry.method) if language == "python" else leetcode_environment(source, language)
+    source = source if language == "python" else leetcode_environment(source, language)
     try:
         runs = [run_leetcode(source, candidates, lang=language, method=entry.method, limits=limits) for _ in range(2)]
     except InputError as exc:
@@ -474,7 +474,7 @@ def _confirm(tests: ProblemTests, oracle: tuple[LanguageName, str], slug: str) -
     entry = _python_entry(source, names, title) if language == "python" else _compiled_entry(source, language, names)
     if entry is None:
         return
-    source = python_adapter(source, entry.method) if language == "python" else leetcode_environment(source, language)
+    source = source if language == "python" else leetcode_environment(source, language)
     limits = ORACLE_LIMITS if language == "python" else COMPILED_ORACLE_LIMITS
     unset = [LeetCodeCall(args=call.args) for call in tests.calls]
     try:
@@ -661,40 +661,6 @@ def tests_of(record: DebugEvalRecord) -> ProblemTests:
     )
 
 
-def python_adapter(code: str, method: str | None, parameters: list[str] | None = None, returns: str = "") -> str:
-    """A Python program whose entry method returns data as LeetCode reads it and, given the oracle's signature,
-    takes the oracle's annotations (so arguments are built as the problem defines them, whatever the program's own
-    type hints say). What is added comes after the code, so line numbers stay; a program that does not load or
-    lacks the method is left to fail on its own.
-
-    LeetCode reads a returned iterator (a generator, a ``deque``, ``map``) as the list it yields; the adapter hands
-    the harness that list instead of the object, for the oracle and for every graded program alike."""
-    if not method or not method.isidentifier():
-        return code
-    lines = ["", "", "try:", f"    _dt_entry = Solution.{method}"]
-    if parameters is not None:
-        lines += [
-            "    _dt_names = list(__import__('inspect').signature(_dt_entry).parameters)[1:]",
-            f"    _dt_entry.__annotations__ = dict(zip(_dt_names, {json.dumps(parameters)}))",
-        ]
-        if returns:
-            lines.append(f"    _dt_entry.__annotations__['return'] = {json.dumps(returns)}")
-    lines += [
-        "    def _dt_as_data(self, *args, **kwargs):",
-        "        result = _dt_entry(self, *args, **kwargs)",
-        "        plain = (list, tuple, str, bytes, dict, set, frozenset, int, float, bool)",
-        "        iterable = hasattr(result, '__iter__') and not hasattr(result, 'val')",
-        "        if result is not None and not isinstance(result, plain) and iterable:",
-        "            return list(result)",
-        "        return result",
-        "    Solution." + method + " = __import__('functools').update_wrapper(_dt_as_data, _dt_entry)",
-        "except Exception:",
-        "    pass",
-        "",
-    ]
-    return code.rstrip("\n") + "\n".join(lines)
-
-
 def grade(code: str, tests: ProblemTests, *, limits: Limits | None = None) -> Grade:
     """Run ``code`` on the tests in the sandbox: it passes when every call returns the expected answer.
 
@@ -703,17 +669,16 @@ def grade(code: str, tests: ProblemTests, *, limits: Limits | None = None) -> Gr
     missing method) fails, whether the sandbox raises or reports it."""
     if tests.spec.kind == "design":
         return grade_design(code, tests, limits)
-    if tests.language == "python":
-        parameters = tests.spec.parameters if (tests.spec.parameters or tests.spec.returns) else None
-        source = python_adapter(code, tests.method, parameters, tests.spec.returns)
-    else:
-        source = leetcode_environment(strip_comments(code), tests.language)
+    typed = tests.language == "python" and bool(tests.spec.parameters or tests.spec.returns)
+    source = code if tests.language == "python" else leetcode_environment(strip_comments(code), tests.language)
     unset = [LeetCodeCall(args=call.args) for call in tests.calls]
     per_test = time_limit_from_reference(tests.spec.reference_s, factor=TIME_FACTOR, floor_s=PER_TEST_TIMEOUT_S)
     try:
+        # (the problem's own parameter types, so a program without hints still receives trees and lists)
         report = run_leetcode(
             source, unset, lang=tests.language, method=tests.method, limits=limits or GRADE_LIMITS[tests.language],
-            per_test_timeout_s=per_test,
+            per_test_timeout_s=per_test, parameter_types=list(tests.spec.parameters) if typed else None,
+            return_type=tests.spec.returns if typed else None,
         )  # fmt: skip
     except InputError as exc:
         return Grade(False, f"cannot be called: {exc}")

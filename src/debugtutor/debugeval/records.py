@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from debugtutor.errors import InputError
+from debugtutor.formats.jsonl import read_jsonl
 from debugtutor.sandbox import LeetCodeCall
 
 LanguageName = Literal["python", "cpp", "java"]
@@ -213,21 +214,6 @@ def find_record_files(path: Path) -> tuple[Path | None, Path | None]:
         if task124.is_file() or task3.is_file():
             return (task124 if task124.is_file() else None, task3 if task3.is_file() else None)
     return None, None
-
-
-def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, object) for each non-blank line; a line that is not a JSON object is an :class:`InputError`."""
-    with path.open(encoding="utf-8-sig") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=number) from exc
-            if not isinstance(value, dict):
-                raise InputError("a record must be a JSON object", path=str(path), line=number)
-            yield number, value
 
 
 def read_records(path: Path) -> list[DebugEvalRecord]:

@@ -19,6 +19,9 @@ from debugtutor.debugeval.views import Answerer, ViewSolver
 from debugtutor.runs import EvalItem, EvalTask, PublishedMetric
 
 SolverName = Literal["offline", "llm", "grounded"]
+SOLVER_NAMES: tuple[SolverName, ...] = ("offline", "llm", "grounded")
+Split = Literal["train", "test", "all"]
+SPLITS: tuple[Split, ...] = ("train", "test", "all")
 
 # Table IV (Python / C++ / Java per task) for the strongest systems and the paper's NeuDebugger, zero-shot.
 TABLE_IV: dict[str, dict[str, dict[str, float]]] = {
@@ -52,7 +55,7 @@ def build_items(
     *,
     tasks: Sequence[TaskName] = TASKS,
     languages: Sequence[LanguageName] = ("python", "cpp", "java"),
-    split: Literal["train", "test", "all"] = "all",
+    split: Split = "all",
 ) -> list[EvalItem]:
     """One item per (task, record) with the record in that task, the language and the split wanted."""
     items: list[EvalItem] = []

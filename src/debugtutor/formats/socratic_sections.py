@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from debugtutor.console import log
 from debugtutor.errors import InputError
 
 _LINE_NUMBER = re.compile(r"^\d+\. ?")
@@ -178,3 +179,28 @@ def read_sections(path: str | Path) -> SocraticSections:
     except OSError as exc:
         raise InputError(f"cannot read Socratic benchmark file: {exc.strerror}", path=str(file_path)) from exc
     return parse_sections(text, path=str(file_path))
+
+
+# Where a copy of the benchmark keeps its splits, in the order a bare dataset root is resolved: the paper's version
+# (v2) and the data its automatic evaluation used, else the released dataset.
+_SPLITS_OF_A_ROOT = (
+    "v2_sigcse/evaluation_dataset",
+    "v2_sigcse/final_dataset",
+    "socratic_debugging_benchmark/v2_sigcse/evaluation_dataset",
+    "socratic_debugging_benchmark/v2_sigcse/final_dataset",
+)
+
+
+def resolve_split(folder: str | Path) -> Path:
+    """The folder of benchmark files ``folder`` names: itself when it holds ``.txt`` files, else, for the root of a
+    copy of the benchmark, the split the paper evaluated on (``v2_sigcse/evaluation_dataset``, else its
+    ``final_dataset``), said on stderr."""
+    root = Path(folder)
+    if not root.is_dir() or any(root.glob("*.txt")):
+        return root
+    for split in _SPLITS_OF_A_ROOT:
+        candidate = root / split
+        if candidate.is_dir() and any(candidate.glob("*.txt")):
+            log(f"{root} is a copy of the benchmark: using its split {split}")
+            return candidate
+    return root
