@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from debugtutor.debugeval.socratic_bugs import keep_failing, read_socratic_bugs
-from debugtutor.formats.socratic_sections import parse_sections, strip_line_numbers
 from debugtutor.errors import InputError
+from debugtutor.formats.socratic_sections import parse_sections, strip_line_numbers
 
 FILE = """<problem>
 Write `double(x)` that returns twice `x`.
