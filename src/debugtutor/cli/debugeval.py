@@ -42,9 +42,23 @@ def build_command(
             help="Languages that get Code Repair instances (comma-separated; C++/Java compile every test run).",
         ),
     ] = "python",
+    tests_cache: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            "--tests-cache",
+            help="Folder keeping each problem's derived tests, so a stopped build resumes where it was "
+            "\\[default: OUT/.tests-cache].",
+            show_default=False,
+        ),
+    ] = None,
+    skip_invalid: Annotated[
+        bool, typer.Option("--skip-invalid", help="Leave out source records that lack a field (they are counted).")
+    ] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Write DebugEval record files (debugevalsuite_task124.jsonl, debugevalsuite_task3.jsonl) built from a dataset."""
+    """Write DebugEval record files (debugevalsuite_task124.jsonl, debugevalsuite_task3.jsonl) built from a dataset.
+
+    Progress shows on stderr; Ctrl-C or a kill loses nothing derived so far: the same command resumes."""
     from debugtutor.debugeval.build import BuildReport, BuildSettings, build_from_debugbench, split_of, write_build
     from debugtutor.debugeval.records import LANGUAGES
 
@@ -53,11 +67,21 @@ def build_command(
         for part in repair_languages.split(",")
         if part.strip()
     )
-    settings = BuildSettings(seed=seed, train_fraction=train_fraction, repair_languages=languages)
+    settings = BuildSettings(
+        seed=seed,
+        train_fraction=train_fraction,
+        repair_languages=languages,
+        tests_cache=tests_cache if tests_cache is not None else out / ".tests-cache",
+    )
     if source == "debugbench":
         from debugtutor.debugeval.debugbench import load_debugbench
 
-        task124, task3, report = build_from_debugbench(load_debugbench(data), settings)
+        invalid: list[str] = []
+        items = load_debugbench(data, skip_invalid=skip_invalid, invalid=invalid)
+        task124, task3, report = build_from_debugbench(items, settings)
+        for description in invalid:
+            report.drop("invalid source record (left out by --skip-invalid)")
+            log(f"left out: {description}")
     elif source == "socratic":
         from debugtutor.debugeval.socratic_bugs import keep_failing, read_socratic_bugs
 

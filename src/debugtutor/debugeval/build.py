@@ -38,7 +38,7 @@ from pathlib import Path
 
 from debugtutor.console import progress
 from debugtutor.debugeval.debugbench import DebugBenchItem
-from debugtutor.debugeval.problem_tests import code_language, derive_problem_tests, fails_tests, problems_from
+from debugtutor.debugeval.problem_tests import TestsCache, code_language, fails_tests, problems_from
 from debugtutor.debugeval.records import (
     CHOICE_BY_MAJOR,
     OPTION_LETTERS,
@@ -69,6 +69,9 @@ class BuildSettings:
     compiled_repair_extra_tests: int = 4
     """Perturbed inputs per C++/Java problem (each test run compiles once, so fewer are needed)."""
     workers: int = 4
+    tests_cache: Path | None = None
+    """A folder keeping each problem's derived tests: a build stopped part way (Ctrl-C, kill) and started again with
+    the same folder derives only the problems it had not finished."""
 
 
 @dataclass
@@ -393,15 +396,20 @@ def build_from_debugbench(
 def _build_repairs(pool: list[DebugBenchItem], settings: BuildSettings, report: BuildReport) -> list[DebugEvalRecord]:
     by_problem: dict[tuple[str, str], list[DebugBenchItem]] = defaultdict(list)
     for item in pool:
-        if item.language in settings.repair_languages and item.examples and item.oracle_code:
-            by_problem[(item.language, item.slug)].append(item)
+        if item.language not in settings.repair_languages:
+            continue
+        if not item.examples:
+            report.drop("code-repair: the problem statement has no examples to derive tests from")
+            continue
+        by_problem[(item.language, item.slug)].append(item)
     problems = sorted(by_problem)
     sources = problems_from(pool)  # every oracle of a slug, in any language, can give the expected answers
+    cache = TestsCache(settings.tests_cache)
 
     def one(key: tuple[str, str]) -> DebugEvalRecord | str:
         candidates = list(by_problem[key])
         _rng(settings.seed, *key, "repair").shuffle(candidates)
-        tests, _ = derive_problem_tests(
+        tests, _ = cache.get(
             sources[key], extra=settings.repair_extra_tests, compiled_extra=settings.compiled_repair_extra_tests,
             seed=settings.seed,
         )  # fmt: skip

@@ -10,8 +10,6 @@ be derived for it), always with a one-line reason.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
@@ -23,11 +21,10 @@ from pydantic import BaseModel, ValidationError, field_validator
 
 from debugtutor.debugeval.build import BuildSettings
 from debugtutor.debugeval.problem_tests import (
-    DERIVATION_VERSION,
     Grade,
     Problem,
     ProblemTests,
-    derive_problem_tests,
+    TestsCache,
     grade,
 )
 from debugtutor.debugeval.records import LanguageName, normalize_language
@@ -86,52 +83,6 @@ def read_predictions(path: Path) -> list[Prediction]:
     return predictions
 
 
-class TestsCache:
-    """Derived tests per problem in a folder (``<language>/<slug>.json``), or in memory when no folder is given."""
-
-    __test__ = False  # not a pytest class
-
-    def __init__(self, folder: Path | None = None) -> None:
-        self.folder = folder
-        self.memory: dict[str, tuple[ProblemTests | None, str]] = {}
-
-    @staticmethod
-    def key(problem: Problem, settings: BuildSettings) -> str:
-        """Everything the derivation reads, hashed: a change to any of it (or to the derivation) derives again."""
-        parts = [DERIVATION_VERSION, problem.language, problem.slug, problem.description, problem.constraints]
-        parts += [*problem.examples, *(f"{language}:{code}" for language, code in problem.oracles)]
-        parts += [str(settings.repair_extra_tests), str(settings.compiled_repair_extra_tests), str(settings.seed)]
-        return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()
-
-    def get(self, problem: Problem, settings: BuildSettings) -> tuple[ProblemTests | None, str]:
-        """The problem's tests (derived now, or read from the cache) and, when there are none, why."""
-        key = self.key(problem, settings)
-        if key in self.memory:
-            return self.memory[key]
-        path = self.folder / problem.language / f"{problem.slug}.json" if self.folder is not None else None
-        if path is not None and path.is_file():
-            try:
-                stored = json.loads(path.read_text(encoding="utf-8"))
-                if stored.get("key") == key:
-                    tests = ProblemTests.model_validate(stored["tests"]) if stored.get("tests") else None
-                    self.memory[key] = (tests, str(stored.get("reason", "")))
-                    return self.memory[key]
-            except (ValueError, ValidationError, KeyError):
-                pass  # a damaged cache entry is derived again
-        tests, reason = derive_problem_tests(
-            problem, extra=settings.repair_extra_tests, compiled_extra=settings.compiled_repair_extra_tests,
-            seed=settings.seed,
-        )  # fmt: skip
-        reason = f"no tests: {reason}" if tests is None else ""
-        self.memory[key] = (tests, reason)
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            payload = {"key": key, "tests": tests.model_dump(mode="json") if tests else None, "reason": reason}
-            # argument order is kept: a program whose parameter names differ is called by position
-            path.write_text(json.dumps(payload), encoding="utf-8")
-        return self.memory[key]
-
-
 def _result(prediction: Prediction, verdict: Verdict, reason: str) -> JudgeResult:
     return JudgeResult(
         id=prediction.id, slug=prediction.slug, language=prediction.language, verdict=verdict, reason=reason
@@ -164,7 +115,10 @@ def judge(
         tests: ProblemTests | None = None
         reason = f"no {key[0]} problem {key[1]!r} in the data"
         if problem is not None:
-            tests, reason = cache.get(problem, settings)
+            tests, reason = cache.get(
+                problem, extra=settings.repair_extra_tests, compiled_extra=settings.compiled_repair_extra_tests,
+                seed=settings.seed,
+            )  # fmt: skip
         for position in by_problem[key]:
             prediction = predictions[position]
             graded: Grade | None = None

@@ -25,14 +25,16 @@ How the tests are derived, in general terms (nothing here knows a problem by nam
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from debugtutor.analysis.examples import (
     ParsedExample,
@@ -760,3 +762,48 @@ def fails_tests(code: str, tests: ProblemTests) -> bool:
     """True when ``code`` fails at least one test (or does not load): a buggy variant worth repairing."""
     limits = ORACLE_LIMITS if tests.language == "python" else COMPILED_ORACLE_LIMITS
     return grade(code, tests, limits=limits).passed is False
+
+
+class TestsCache:
+    """Derived tests per problem in a folder (``<language>/<slug>.json``), or in memory when no folder is given."""
+
+    __test__ = False  # not a pytest class
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder
+        self.memory: dict[str, tuple[ProblemTests | None, str]] = {}
+
+    @staticmethod
+    def key(problem: Problem, *, extra: int, compiled_extra: int, seed: int) -> str:
+        """Everything the derivation reads, hashed: a change to any of it (or to the derivation) derives again."""
+        parts = [DERIVATION_VERSION, problem.language, problem.slug, problem.description, problem.constraints]
+        parts += [*problem.examples, *(f"{language}:{code}" for language, code in problem.oracles)]
+        parts += [str(extra), str(compiled_extra), str(seed)]
+        return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()
+
+    def get(self, problem: Problem, *, extra: int, compiled_extra: int, seed: int) -> tuple[ProblemTests | None, str]:
+        """The problem's tests (derived now, or read from the cache) and, when there are none, why."""
+        key = self.key(problem, extra=extra, compiled_extra=compiled_extra, seed=seed)
+        if key in self.memory:
+            return self.memory[key]
+        path = self.folder / problem.language / f"{problem.slug}.json" if self.folder is not None else None
+        if path is not None and path.is_file():
+            try:
+                stored = json.loads(path.read_text(encoding="utf-8"))
+                if stored.get("key") == key:
+                    tests = ProblemTests.model_validate(stored["tests"]) if stored.get("tests") else None
+                    self.memory[key] = (tests, str(stored.get("reason", "")))
+                    return self.memory[key]
+            except (ValueError, ValidationError, KeyError):
+                pass  # a damaged cache entry is derived again
+        tests, reason = derive_problem_tests(problem, extra=extra, compiled_extra=compiled_extra, seed=seed)
+        reason = f"no tests: {reason}" if tests is None else ""
+        self.memory[key] = (tests, reason)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            payload = {"key": key, "tests": tests.model_dump(mode="json") if tests else None, "reason": reason}
+            # argument order is kept: a program whose parameter names differ is called by position
+            partial = path.with_suffix(".json.partial")  # (a kill while writing leaves no half entry)
+            partial.write_text(json.dumps(payload), encoding="utf-8")
+            partial.replace(path)
+        return self.memory[key]
