@@ -122,7 +122,13 @@ def main() -> int:
 
     def record(result: JudgeResult, graded: Grade | None) -> None:
         problem = problems.get((result.language, result.slug))
-        cached = cache.memory.get(TestsCache.key(problem, judge_settings)) if problem is not None else None
+        cached = None
+        if problem is not None:
+            key = TestsCache.key(
+                problem, extra=judge_settings.repair_extra_tests,
+                compiled_extra=judge_settings.compiled_repair_extra_tests, seed=judge_settings.seed,
+            )  # fmt: skip
+            cached = cache.memory.get(key)
         baseline[result.id] = examples_only(result, graded, cached[0] if cached else None)
         done = len(baseline)
         if done % 50 == 0:

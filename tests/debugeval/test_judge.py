@@ -51,11 +51,13 @@ def test_verdicts_with_reasons(tmp_path: Path) -> None:
     assert [path.name for path in cached] == ["add-one.json"]
     # a second run reads the cache, and a changed setting derives again
     cache = TestsCache(tmp_path / "cache")
-    tests, _ = cache.get(problems[("python", "add-one")], BuildSettings())
+    defaults = BuildSettings()
+    derivation = {"extra": defaults.repair_extra_tests, "compiled_extra": defaults.compiled_repair_extra_tests}
+    tests, _ = cache.get(problems[("python", "add-one")], **derivation, seed=0)
     assert tests is not None and tests.calls[0].expected == [2, 3]
     stored = json.loads(cached[0].read_text())
-    assert stored["key"] == TestsCache.key(problems[("python", "add-one")], BuildSettings())
-    assert TestsCache.key(problems[("python", "add-one")], BuildSettings(seed=1)) != stored["key"]
+    assert stored["key"] == TestsCache.key(problems[("python", "add-one")], **derivation, seed=0)
+    assert TestsCache.key(problems[("python", "add-one")], **derivation, seed=1) != stored["key"]
 
 
 def test_predictions_file_errors_name_the_line_and_field(tmp_path: Path) -> None:

@@ -39,7 +39,8 @@ def read_socratic_bugs(path: Path) -> list[DebugEvalRecord]:
         raise InputError("does not exist", path=str(path))
     found: dict[str, DebugEvalRecord] = {}
     for file in _files(path):
-        sections = read_sections(file)
+        # A repair item needs only the problem, the code and its tests; the dialogue's own sections may be absent.
+        sections = read_sections(file, required=("problem", "unit_tests"))
         if not sections.has_bug_code or not sections.bug_code.strip() or not sections.unit_tests.strip():
             continue  # some files lack their bug code section; nothing to repair there
         problem, code = sections.problem, sections.bug_code
