@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def evaluate(folder: Path, runs: Path, tasks: list[str]) -> tuple[dict[str, object], float, int]:
     items = build_items(load_records(folder), tasks=tasks, languages=["python"])  # type: ignore[arg-type]
-    task = make_task(items, OfflineSolver(), solver_name="offline", tasks=tasks, data=folder)  # type: ignore[arg-type]
+    task = make_task(items, OfflineSolver().answer, solver_name="offline", tasks=tasks, data=folder)  # type: ignore[arg-type]
     started = time.perf_counter()
     result = run_task(task, runs_dir=runs, concurrency=8, argv=["bench/debugeval.py"])
     return result.summary.get("task_metrics", {}), time.perf_counter() - started, len(items)

@@ -31,7 +31,7 @@ def test_unknown_and_renamed_names_are_input_errors() -> None:
     shapes: Registry[str] = Registry("shape")
     shapes.register("dot", help="one point")(lambda: ".")
     shapes.renamed("point", "'point' is now 'dot'")
-    with pytest.raises(InputError, match="unknown shape 'cube'.*dot"):
+    with pytest.raises(InputError, match=r"unknown shape 'cube'.*dot"):
         shapes.create("cube")
     with pytest.raises(InputError, match="'point' is now 'dot'"):
         shapes.create("point")

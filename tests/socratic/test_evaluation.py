@@ -102,7 +102,7 @@ def test_read_predictions_names_file_and_line(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"preds\.jsonl:3: unknown example id 'zzz#1'"):
         read_predictions(path, {"a#0"})
     path.write_text('{"id": "a#0", "predictions": ["q"]}\nnot json\n')
-    with pytest.raises(InputError, match=r"preds\.jsonl:2: not a JSON object"):
+    with pytest.raises(InputError, match=r"preds\.jsonl:2: not valid JSON"):
         read_predictions(path, {"a#0"})
     path.write_text('{"id": "a#0", "predictions": "q"}\n')
     with pytest.raises(InputError, match=r":1, field 'predictions'"):

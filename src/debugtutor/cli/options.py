@@ -92,7 +92,8 @@ def one_of(value: str, choices: tuple[ChoiceT, ...], *, option: str) -> ChoiceT:
     for choice in choices:
         if value == choice:
             return choice
-    raise InputError(f"unknown value {value!r}", field=option, hint=" or ".join(choices))
+    noun = option.lstrip("-").replace("-", " ")
+    raise InputError(f"unknown {noun} {value!r}", field=option, hint=" or ".join(choices))
 
 
 def with_model_options(command: CommandT) -> CommandT:

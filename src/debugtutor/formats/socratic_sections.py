@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from debugtutor.console import log
 from debugtutor.errors import InputError
 
 _LINE_NUMBER = re.compile(r"^\d+\. ?")
@@ -142,18 +143,24 @@ def _section_span(lines: list[str], tag: str, *, path: str, last_close: bool = F
     return start, closes[0]
 
 
-def parse_sections(text: str, *, path: str = "<string>") -> SocraticSections:
-    """Parse the sections of one benchmark file's text; ``path`` names the file in errors."""
+# Some benchmark bugs lack <bug_code> and <stu_desc>; a dialogue needs every other section.
+DIALOGUE_SECTIONS = ("problem", "bug_desc", "bug_fixes", "unit_tests")
+
+
+def parse_sections(
+    text: str, *, path: str = "<string>", required: tuple[str, ...] = DIALOGUE_SECTIONS
+) -> SocraticSections:
+    """Parse the sections of one benchmark file's text; ``path`` names the file in errors, a section in ``required``
+    that is missing is an error and any other missing section reads as empty."""
     lines = text.lstrip("\ufeff").split("\n")
     contents: dict[str, str] = {}
     for tag in _SECTION_NAMES:
         span = _section_span(lines, tag, path=path, last_close=tag == "bug_fixes")
         if span is None:
-            # Some benchmark bugs lack <bug_code>; every other section is required.
-            if tag in ("bug_code", "stu_desc"):
-                contents[tag] = ""
-                continue
-            raise InputError(f"missing section <{tag}>", path=path)
+            if tag in required:
+                raise InputError(f"missing section <{tag}>", path=path)
+            contents[tag] = ""
+            continue
         start, end = span
         body = [line for line in lines[start + 1 : end] if line.strip() != f"</{tag}>"]
         contents[tag] = "\n".join(body)
@@ -170,11 +177,36 @@ def parse_sections(text: str, *, path: str = "<string>") -> SocraticSections:
     )
 
 
-def read_sections(path: str | Path) -> SocraticSections:
+def read_sections(path: str | Path, *, required: tuple[str, ...] = DIALOGUE_SECTIONS) -> SocraticSections:
     """Read and parse one benchmark file (UTF-8, with or without a byte-order mark)."""
     file_path = Path(path)
     try:
         text = file_path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise InputError(f"cannot read Socratic benchmark file: {exc.strerror}", path=str(file_path)) from exc
-    return parse_sections(text, path=str(file_path))
+    return parse_sections(text, path=str(file_path), required=required)
+
+
+# Where a copy of the benchmark keeps its splits, in the order a bare dataset root is resolved: the paper's version
+# (v2) and the data its automatic evaluation used, else the released dataset.
+_SPLITS_OF_A_ROOT = (
+    "v2_sigcse/evaluation_dataset",
+    "v2_sigcse/final_dataset",
+    "socratic_debugging_benchmark/v2_sigcse/evaluation_dataset",
+    "socratic_debugging_benchmark/v2_sigcse/final_dataset",
+)
+
+
+def resolve_split(folder: str | Path) -> Path:
+    """The folder of benchmark files ``folder`` names: itself when it holds ``.txt`` files, else, for the root of a
+    copy of the benchmark, the split the paper evaluated on (``v2_sigcse/evaluation_dataset``, else its
+    ``final_dataset``), said on stderr."""
+    root = Path(folder)
+    if not root.is_dir() or any(root.glob("*.txt")):
+        return root
+    for split in _SPLITS_OF_A_ROOT:
+        candidate = root / split
+        if candidate.is_dir() and any(candidate.glob("*.txt")):
+            log(f"{root} is a copy of the benchmark: using its split {split}")
+            return candidate
+    return root

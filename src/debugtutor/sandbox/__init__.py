@@ -179,15 +179,18 @@ def run_leetcode(
     compare: CompareMode = "exact",
     per_test_timeout_s: float | None = None,
     reference_s: float | None = None,
-    reference_code: str | None = None,
+    parameter_types: list[str] | None = None,
+    return_type: str | None = None,
 ) -> TestReport:
     """Call a ``class Solution`` method once per call (Python, C++ or Java); ``actual``/``expected`` hold JSON in
     list notation. C++ and Java compile one generated program for all calls.
 
     With ``expected=None`` a call passes when it returns, and ``actual`` records the value (an oracle's output).
     The expected values never enter the program's process: results are compared outside it. With
-    ``reference_code`` (Python) the arguments are built from that solution's type hints (a submission without hints
-    still receives ``ListNode``/``TreeNode`` values). A C++/Java method whose signature the calls do not fit is a
+    ``parameter_types`` (and ``return_type``), the problem's own type hints in parameter order (Python), arguments
+    and results are converted as those say, whatever the program's hints (a submission without hints still receives
+    ``ListNode``/``TreeNode`` values). A returned iterator (generator, ``map``, ``deque``) reads as its list, as on
+    LeetCode. A C++/Java method whose signature the calls do not fit is a
     ``setup_error`` of type ``SignatureError`` with every call failing, not an exception.
     """
     return default_pool().run_leetcode(
@@ -199,7 +202,8 @@ def run_leetcode(
         compare=compare,
         per_test_timeout_s=per_test_timeout_s,
         reference_s=reference_s,
-        reference_code=reference_code,
+        parameter_types=parameter_types,
+        return_type=return_type,
     )
 
 
@@ -269,7 +273,8 @@ async def arun_leetcode(
     compare: CompareMode = "exact",
     per_test_timeout_s: float | None = None,
     reference_s: float | None = None,
-    reference_code: str | None = None,
+    parameter_types: list[str] | None = None,
+    return_type: str | None = None,
 ) -> TestReport:
     """Async twin of :func:`run_leetcode`."""
     return await asyncio.to_thread(
@@ -282,7 +287,8 @@ async def arun_leetcode(
         compare=compare,
         per_test_timeout_s=per_test_timeout_s,
         reference_s=reference_s,
-        reference_code=reference_code,
+        parameter_types=parameter_types,
+        return_type=return_type,
     )
 
 

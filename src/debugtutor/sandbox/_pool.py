@@ -83,8 +83,10 @@ class LeetCodeRequest(BaseModel):
     compare: CompareMode = "exact"
     per_test_timeout_s: float | None = None
     reference_s: float | None = None
-    reference_code: str | None = None
-    """A reference solution whose signature (type hints) decides how arguments are built (Python)."""
+    parameter_types: list[str] | None = None
+    """The problem's parameter types, in order (a reference solution's hints): they decide how arguments are built
+    (``ListNode``/``TreeNode`` or plain), whatever the program's own hints say (Python)."""
+    return_type: str | None = None
 
 
 SandboxRequest = Annotated[
@@ -232,7 +234,8 @@ class SandboxPool:
         return run_leetcode_with(
             runner, isolation, request.code, request.calls, lang=request.lang, method=request.method,
             limits=request.limits, compare=request.compare, per_test_timeout_s=request.per_test_timeout_s,
-            reference_s=request.reference_s, reference_code=request.reference_code,
+            reference_s=request.reference_s, parameter_types=request.parameter_types,
+            return_type=request.return_type,
         )  # fmt: skip
 
     def map(self, requests: Sequence[SandboxRequest]) -> list[SandboxResult]:
@@ -305,11 +308,13 @@ class SandboxPool:
     def run_leetcode(
         self, code: str, calls: list[LeetCodeCall], *, lang: Language = "python", method: str | None = None,
         limits: Limits | None = None, compare: CompareMode = "exact", per_test_timeout_s: float | None = None,
-        reference_s: float | None = None, reference_code: str | None = None,
+        reference_s: float | None = None, parameter_types: list[str] | None = None,
+    return_type: str | None = None,
     ) -> TestReport:  # fmt: skip
         request = LeetCodeRequest(
             code=code, calls=list(calls), lang=lang, method=method, limits=limits or Limits(), compare=compare,
-            per_test_timeout_s=per_test_timeout_s, reference_s=reference_s, reference_code=reference_code,
+            per_test_timeout_s=per_test_timeout_s, reference_s=reference_s, parameter_types=parameter_types,
+        return_type=return_type,
         )  # fmt: skip
         return _as_report(self.execute(request))
 

@@ -618,7 +618,8 @@ def run_leetcode_with(
     compare: CompareMode = "exact",
     per_test_timeout_s: float | None = None,
     reference_s: float | None = None,
-    reference_code: str | None = None,
+    parameter_types: list[str] | None = None,
+    return_type: str | None = None,
 ) -> TestReport:
     limits = limits or Limits()
     per_test = per_test_timeout_s or limits.wall_s
@@ -629,10 +630,10 @@ def run_leetcode_with(
     if lang != "python":
         raise InputError(f"unknown language {lang!r} (python, cpp or java)", field="lang")
     payload: dict[str, Any] = {"code": code, "method": method, "per_test_s": per_test}
-    if reference_code is not None:
-        kinds = _python_argument_kinds(reference_code, method)
-        if kinds is not None:
-            payload["kinds"] = kinds
+    if parameter_types is not None:
+        payload["kinds"] = [_node_kind(text) for text in parameter_types]
+    if return_type is not None:
+        payload["return_kind"] = _node_kind(return_type)
     # The calls' arguments only: expected values stay here, where the results are compared.
     items = [{"args": call.args} for call in calls]
     sources = [_describe_call(method or _only_public_method(code), call) for call in calls]
@@ -684,31 +685,6 @@ def _only_public_method(code: str) -> str | None:
         if isinstance(cls, ast.ClassDef) and cls.name == "Solution":
             public = [n.name for n in cls.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")]
             return public[0] if len(public) == 1 else None
-    return None
-
-
-def _python_argument_kinds(reference_code: str, method: str | None) -> dict[str, str] | None:
-    """Argument name -> node kind ('list', 'tree', 'lists', 'trees' or '') from the reference solution's hints."""
-    import ast
-
-    try:
-        tree = ast.parse(reference_code)
-    except (SyntaxError, ValueError):
-        return None
-    for cls in tree.body:
-        if not (isinstance(cls, ast.ClassDef) and cls.name == "Solution"):
-            continue
-        methods = [node for node in cls.body if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")]
-        chosen = (
-            next((m for m in methods if m.name == method), None)
-            if method
-            else (methods[0] if len(methods) == 1 else None)
-        )
-        if chosen is None:
-            return None
-        return {
-            arg.arg: _node_kind(ast.unparse(arg.annotation) if arg.annotation else "") for arg in chosen.args.args[1:]
-        }
     return None
 
 
