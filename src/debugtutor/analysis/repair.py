@@ -109,6 +109,8 @@ class AppliedEdit(BaseModel):
     original_line: int | None = None
     made_it_compile: bool = False
     """The program did not compile before this edit and did after it (a syntax-level fix, whatever its label)."""
+    bug_type: str = ""
+    """The DebugBench minor bug type the edit undoes (e.g. ``"condition error"``), when its operator knows it."""
 
 
 class Repair(BaseModel):
@@ -145,6 +147,8 @@ class RepairSearch(BaseModel):
     tests_total: int = 0
     tests_passed_before: int = 0
     budget_exhausted: bool = False
+    compile_fix: Repair | None = None
+    """C++/Java: the edits that made a program compile that did not (whether or not it then passed its tests)."""
 
     @property
     def best(self) -> Repair | None:
@@ -409,6 +413,7 @@ class _Search:
                 description=edit.description,
                 original_line=original_line,
                 made_it_compile=not source_compiles and self.key(edit.source) is not None,
+                bug_type=getattr(edit, "bug_type", ""),
             )
             return _Candidate(edit.source, [applied])
 

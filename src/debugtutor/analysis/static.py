@@ -41,6 +41,25 @@ from debugtutor.sandbox import Language
 DiagnosticCategory = Literal["syntax", "reference", "suspicious-logic"]
 MajorCategory = Literal["syntax", "reference", "logic", "multiple"]
 
+# DebugBench's minor bug types (the ``bug_type`` of diagnostics, edits and mutants) and their major categories.
+MAJOR_OF_BUG_TYPE: dict[str, MajorCategory] = {
+    "missing colons": "syntax",
+    "unclosed parentheses": "syntax",
+    "unclosed string": "syntax",
+    "illegal comment": "syntax",
+    "misused == or =": "syntax",
+    "illegal separation": "syntax",
+    "illegal indentation": "syntax",
+    "faulty indexing": "reference",
+    "undefined objects": "reference",
+    "undefined methods": "reference",
+    "illegal keywords": "reference",
+    "condition error": "logic",
+    "operation error": "logic",
+    "variable error": "logic",
+    "other error": "logic",
+}
+
 # What LeetCode's Python 3 judge has in scope before the submitted class (typing names, the node classes and the
 # star-imported standard modules), so code written for it is not flagged for using them.
 _LEETCODE_NAMES = frozenset(

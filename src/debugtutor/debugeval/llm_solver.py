@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from debugtutor.debugeval.offline import FactsCache, compile_facts
+from debugtutor.debugeval.offline import FactsCache
+from debugtutor.debugeval.offline_compiled import CompiledFactsCache
 from debugtutor.debugeval.prompts import PromptStyle, prefill_of, prompt_for
 from debugtutor.debugeval.views import TaskView, ViewAnswer, ViewSolver
 from debugtutor.llm import GenerationSettings, ModelBackend
@@ -33,6 +34,7 @@ class ModelSolver:
         self.grounded = grounded
         self.prompt_style = prompt_style
         self.cache = FactsCache()
+        self.compiled_cache = CompiledFactsCache()
 
     async def __call__(self, item: EvalItem) -> SolverOutput:
         """The item answered through its views (what :func:`~debugtutor.debugeval.tasks.make_task` runs)."""
@@ -41,8 +43,8 @@ class ModelSolver:
     async def code_facts(self, view: TaskView, code: str) -> str:
         if view.language == "python":
             return (await self.cache.get(code, view.examples)).describe()
-        compiled = await compile_facts(code, view.language)
-        return "\n".join(f"- line {line}: {message}" for line, _, message in compiled.errors) or "- it compiles"
+        # compiler findings and the stated examples' outcomes (no repair search: the model is asked to fix it)
+        return (await self.compiled_cache.get(code, view.examples, view.language, 0.0)).describe()
 
     async def facts(self, view: TaskView) -> str | None:
         if not self.grounded:

@@ -19,8 +19,8 @@ problem's own examples (the ``Input``/``Output`` blocks of the statement, with t
 Like every solver it sees only a :class:`~debugtutor.debugeval.views.TaskView` (what the prompt shows): never the
 gold answer, the labels, the hidden tests or, outside Code Review, the correct code.
 
-C++ and Java programs get the statically visible part: a compile in the sandbox, whose errors say syntax or
-reference and where.
+C++ and Java programs are compiled, run on the stated examples and repaired by the engine's C++/Java back-ends
+(:mod:`debugtutor.debugeval.offline_compiled`).
 """
 
 from __future__ import annotations
@@ -38,6 +38,13 @@ from debugtutor.analysis.execution import collect_execution_facts
 from debugtutor.analysis.leetcode import entry_method
 from debugtutor.analysis.repair import RepairBudget, arepair
 from debugtutor.analysis.static import LEETCODE_PREAMBLE, Diagnostic, check, syntax_issues
+from debugtutor.debugeval.offline_compiled import (
+    CompiledFactsCache,
+    identify_compiled,
+    line_evidence_compiled,
+    review_facts,
+    review_verdict,
+)
 from debugtutor.debugeval.records import OPTION_LETTERS, option_text
 from debugtutor.debugeval.views import TaskView, ViewAnswer, ViewSolver
 from debugtutor.runs import EvalItem, SolverOutput
@@ -48,7 +55,6 @@ from debugtutor.sandbox import (
     Status,
     TestReport,
     arun_leetcode,
-    arun_program,
 )
 
 RUN_LIMITS = Limits(wall_s=2.0, memory_mb=512)
@@ -563,64 +569,6 @@ async def _perturbed_verdict(buggy: ProgramFacts, correct: ProgramFacts) -> str 
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# C++ and Java: what a compile shows.
-
-_CPP_PRELUDE = "#include <bits/stdc++.h>\nusing namespace std;\n" + (
-    "struct ListNode { int val; ListNode *next; ListNode() : val(0), next(nullptr) {} "
-    "ListNode(int x) : val(x), next(nullptr) {} ListNode(int x, ListNode *n) : val(x), next(n) {} };\n"
-    "struct TreeNode { int val; TreeNode *left; TreeNode *right; TreeNode() : val(0), left(nullptr), right(nullptr) {} "
-    "TreeNode(int x) : val(x), left(nullptr), right(nullptr) {} "
-    "TreeNode(int x, TreeNode *l, TreeNode *r) : val(x), left(l), right(r) {} };\n"
-)
-_JAVA_PRELUDE = "import java.util.*;\nimport java.util.stream.*;\nimport java.math.*;\n" + (
-    "class ListNode { int val; ListNode next; ListNode() {} ListNode(int v) { val = v; } "
-    "ListNode(int v, ListNode n) { val = v; next = n; } }\n"
-    "class TreeNode { int val; TreeNode left; TreeNode right; TreeNode() {} TreeNode(int v) { val = v; } "
-    "TreeNode(int v, TreeNode l, TreeNode r) { val = v; left = l; right = r; } }\n"
-)
-_REFERENCE_MESSAGES = re.compile(
-    r"was not declared|has no member|cannot find symbol|is not a member|undeclared|no matching function|"
-    r"does not name a type|not declared in this scope|cannot be resolved|no such method"
-)
-
-
-@dataclass
-class CompileFacts:
-    """Errors of a C++/Java compile: (line in the submitted code, is it a reference error, message)."""
-
-    errors: list[tuple[int, bool, str]]
-
-
-async def compile_facts(code: str, language: str) -> CompileFacts:
-    """Compile the class with a stub entry point in the sandbox and read the compiler's errors."""
-    if language == "cpp":
-        prelude, source = _CPP_PRELUDE, _CPP_PRELUDE + code + "\nint main() { return 0; }\n"
-        pattern = re.compile(r":(\d+):\d+: error: (.*)")
-    else:
-        prelude = _JAVA_PRELUDE
-        source = _JAVA_PRELUDE + code + "\npublic class Main { public static void main(String[] a) {} }\n"
-        pattern = re.compile(r"\.java:(\d+): error: (.*)")
-    outcome = await arun_program(source, lang=language, limits=Limits(wall_s=30.0))  # type: ignore[arg-type]
-    offset = prelude.count("\n")
-    errors = []
-    for line, message in pattern.findall(outcome.compile_output or ""):
-        number = int(line) - offset
-        if number >= 1:
-            errors.append((number, bool(_REFERENCE_MESSAGES.search(message)), message))
-    return CompileFacts(errors)
-
-
-def identify_compiled(facts: CompileFacts) -> str:
-    lines = {(line, reference) for line, reference, _ in facts.errors}
-    kinds = {reference for _, reference in lines}
-    if not lines:
-        return "(C)"
-    if len(kinds) > 1 or len({line for line, _ in lines}) > 2:
-        return "(D)"
-    return "(B)" if kinds == {True} else "(A)"
-
-
-# ---------------------------------------------------------------------------------------------------------------
 # The solver.
 
 
@@ -631,9 +579,11 @@ def _answer(letter_in_parens: str, evidence: str) -> ViewAnswer:
 class OfflineSolver:
     """Answers every DebugEval task without a model (see the module docstring), from the prompt's view only."""
 
-    def __init__(self, repair_seconds: float = 4.0) -> None:
+    def __init__(self, repair_seconds: float = 4.0, compiled_repair_seconds: float = 45.0) -> None:
         self.cache = FactsCache()
         self.repair_seconds = repair_seconds
+        self.compiled_cache = CompiledFactsCache()
+        self.compiled_repair_seconds = compiled_repair_seconds
 
     async def __call__(self, item: EvalItem) -> SolverOutput:
         """The item answered through its views (what :func:`~debugtutor.debugeval.tasks.make_task` runs)."""
@@ -655,31 +605,34 @@ class OfflineSolver:
         return ViewAnswer(responses=[f"Code-{side}"])
 
     async def _compiled(self, view: TaskView) -> ViewAnswer:
+        """C++ and Java (see :mod:`debugtutor.debugeval.offline_compiled`)."""
         if view.task == "code-review":
-            first = await compile_facts(view.code_a, view.language)
-            second = await compile_facts(view.code_b, view.language)
-            if bool(first.errors) != bool(second.errors):
-                side = "A" if first.errors else "B"
-            else:
-                side = tie_break(view.code_a, view.code_b)
-            return ViewAnswer(responses=[f"Code-{side}"])
-        facts = await compile_facts(view.code, view.language)
-        evidence = "\n".join(f"- line {line}: {message}" for line, _, message in facts.errors) or "- compiles"
+            facts = await review_facts(view.code_a, view.code_b, view.examples, view.language)
+            side = review_verdict(facts) or tie_break(view.code_a, view.code_b)
+            return ViewAnswer(responses=[f"Code-{side}"], evidence=str(facts))
+        program = await self.compiled_cache.get(view.code, view.examples, view.language, self.compiled_repair_seconds)
         if view.task == "bug-identification":
-            return _answer(identify_compiled(facts), evidence)
-        error_lines = {line for line, _, _ in facts.errors}
+            letter, why = identify_compiled(program)
+            return _answer(letter, f"{program.describe()}\n- {why}")
+        weights = line_evidence_compiled(program)
         lines = [option_lines(view.code, option) for option in view.options]
-        scores = [1.0 if error_lines & set(option) else 0.0 for option in lines]
-        return _answer(f"({OPTION_LETTERS[_structural_prior(lines, scores, view.code)]})", evidence)
+        scores = [max((weights.get(line, 0.0) for line in option), default=0.0) for option in lines]
+        return _answer(f"({OPTION_LETTERS[_structural_prior(lines, scores, view.code)]})", program.describe())
 
     async def repair(self, view: TaskView) -> ViewAnswer:
         """The repair search's best fix (the unchanged code when none is found), as a fenced response.
 
         The search is guided only by what the prompt shows: the unit tests when it shows them, else the examples in
-        the problem text (with their stated outputs). The analysis engine repairs Python only: C++ and Java items get
-        their code back unchanged, so the offline solver's C++/Java Code Repair pass@k is 0 by construction."""
+        the problem text (with their stated outputs). C++ and Java programs are repaired by the engine's compiled
+        search on the stated examples (:mod:`debugtutor.debugeval.offline_compiled`)."""
         budget = RepairBudget(max_seconds=self.repair_seconds, max_executions=600)
         fixed = view.code
+        if view.language != "python":
+            program = await self.compiled_cache.get(
+                view.code, view.examples, view.language, self.compiled_repair_seconds
+            )
+            fixed = program.repair.source if program.repair is not None else fixed
+            return ViewAnswer(responses=[f"```code\n{fixed}\n```"], evidence=program.describe())
         if view.language == "python" and view.tests:
             search = await arepair(view.code, view.tests, setup=view.test_setup, budget=budget)
             fixed = search.best.source if search.best else fixed

@@ -181,6 +181,7 @@ def _applied(edit: Edit, original_line: int | None, made_it_compile: bool) -> Ap
         description=edit.description,
         original_line=original_line,
         made_it_compile=made_it_compile,
+        bug_type=edit.bug_type,
     )
 
 
@@ -292,17 +293,22 @@ async def arepair_compiled(
         return RepairSearch(executions=1, seconds=round(time.monotonic() - started, 3), tests_total=original.total,
                             tests_passed_before=original.total, sandbox_runs=verifier.jobs)  # fmt: skip
     current, prefix, found, verified = code, [], None, 0
+    compile_fix: Repair | None = None
     if not original.compiles:
         current, prefix, found, verified = await _compile_fix_rounds(code, verifier, budget, started)
         executions += verified
+        if prefix and current != code and not verifier.blocking_lines(current):
+            compile_fix = _repair(code, current, prefix, executions, started)
     if found is not None:
         if not confirm or await confirmed(found.source):
             return RepairSearch(repairs=[found], executions=executions, seconds=round(time.monotonic() - started, 3),
-                                candidates=executions, sandbox_runs=verifier.jobs, tests_total=len(calls))  # fmt: skip
+                                candidates=executions, sandbox_runs=verifier.jobs, tests_total=len(calls),
+                                compile_fix=found)  # fmt: skip
     left = budget.max_seconds - (time.monotonic() - started)
-    if left <= 1.0:
+    if left <= 1.0 or not calls:
         return RepairSearch(executions=executions, seconds=round(time.monotonic() - started, 3), candidates=executions,
-                            sandbox_runs=verifier.jobs, tests_total=len(calls), budget_exhausted=True)  # fmt: skip
+                            sandbox_runs=verifier.jobs, tests_total=len(calls), budget_exhausted=True,
+                            compile_fix=compile_fix)  # fmt: skip
     ranked = list(suspicious_lines)
     if current != code:
         mapping = {old: new for new, old in _line_map(code, current).items()}
@@ -336,5 +342,6 @@ async def arepair_compiled(
             "sandbox_runs": verifier.jobs,
             "tests_total": len(calls),
             "tests_passed_before": original.passed,
+            "compile_fix": compile_fix,
         }
     )

@@ -1,0 +1,293 @@
+"""The offline solver's answers for C++ and Java: what compiling, running and repairing a program shows.
+
+Everything comes from the prompt's view (the program or programs, the problem's stated examples, the options): each
+program is compiled in the sandbox (plain, for the compiler's messages, and with coverage probes), run on the stated
+examples through the compiled harness of :mod:`debugtutor.analysis.clike` (bounds-checked, so an index past the end
+stops the call as LeetCode's sanitizing judge does), and, when it fails, repaired by the engine's search with the
+examples as tests (:func:`debugtutor.analysis.repair.arepair`, ``language="cpp"``/``"java"``).
+
+* **Bug Identification**: the bug types of the verified repair's edits (or of the edits that made the program
+  compile), else of the compiler's findings and of the examples' failures (an index out of range says reference, a
+  wrong answer logic); two kinds, or edits at two separate places, say *multiple*.
+* **Bug Localization**: each option's lines get the weight of the evidence on them (a line a repair changed, a
+  compiler error or the line just after it, the line a failing example crashed or overran at, spectrum-based
+  suspiciousness from the examples' coverage, a suspicious pattern); the statement kind breaks ties.
+* **Code Review**: both programs in one job; the one that does not compile, has more compiler errors, fails more
+  examples, or crashes on more perturbed inputs (within the problem's rules) is the buggy one; then suspicious
+  patterns; else a coin flip on the texts.
+* **Code Repair**: the repair search's fix, verified on the stated examples and confirmed by ``run_leetcode``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from debugtutor.analysis.clike.edits import blocks_compilation
+from debugtutor.analysis.clike.execution import acollect_compiled_facts
+from debugtutor.analysis.clike.harness import CallOutcome, Variant, arun_variants
+from debugtutor.analysis.engine import rank_lines
+from debugtutor.analysis.examples import example_calls, example_method, input_rules, perturb_calls
+from debugtutor.analysis.execution import ExecutionFacts
+from debugtutor.analysis.repair import Repair, RepairBudget, RepairSearch, arepair
+from debugtutor.analysis.static import MAJOR_OF_BUG_TYPE, Diagnostic
+from debugtutor.sandbox import LeetCodeCall, Status
+
+# Failures of a call that say "something referenced does not exist" (faulty indexing included).
+REFERENCE_FAILURES = frozenset(
+    {"IndexOutOfRange", "ArrayIndexOutOfBoundsException", "StringIndexOutOfBoundsException",
+     "IndexOutOfBoundsException", "std::out_of_range", "NullPointerException", "NullPointer", "EmptyContainer",
+     "SegmentationFault"}
+)  # fmt: skip
+LETTER_OF_MAJOR = {"syntax": "(A)", "reference": "(B)", "logic": "(C)", "multiple": "(D)"}
+
+
+@dataclass
+class CompiledProgram:
+    """What the solver found out about one C++/Java program on the stated examples."""
+
+    code: str
+    language: str
+    calls: list[LeetCodeCall]
+    method: str | None
+    compiled: bool
+    diagnostics: list[Diagnostic]
+    outcomes: list[CallOutcome]
+    facts: ExecutionFacts
+    search: RepairSearch | None = None
+    ranked: list[int] = field(default_factory=list)
+
+    @property
+    def blocking(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if blocks_compilation(d)]
+
+    @property
+    def failing(self) -> list[CallOutcome]:
+        return [outcome for outcome in self.outcomes if outcome.status != Status.passed]
+
+    @property
+    def repair(self) -> Repair | None:
+        return self.search.best if self.search is not None else None
+
+    def describe(self) -> str:
+        lines = [f"- line {d.line}: {d.category}: {d.message}" for d in self.diagnostics]
+        if not self.compiled:
+            lines.append("- the code does not compile")
+        for outcome in self.outcomes:
+            if outcome.status == Status.passed:
+                lines.append(f"- example {outcome.index + 1} passes")
+            elif outcome.error_type:
+                where = f" at line {outcome.error_line}" if outcome.error_line else ""
+                lines.append(f"- example {outcome.index + 1}: {outcome.error_type}{where}")
+            else:
+                lines.append(f"- example {outcome.index + 1} returns {outcome.actual}, expected {outcome.expected}")
+        repair = self.repair or (self.search.compile_fix if self.search is not None else None)
+        if repair is not None:
+            verb = "passes every example" if self.repair is not None else "compiles"
+            lines.append(f"- with {'; '.join(e.description for e in repair.edits)} it {verb}")
+        return "\n".join(lines) or "- no finding"
+
+
+async def compiled_program(code: str, examples: list[str], language: str, repair_seconds: float) -> CompiledProgram:
+    """Compile, run and (within ``repair_seconds``) repair one program on the stated examples."""
+    calls = [call for call in example_calls(examples, code, language) if call.expected is not None]  # type: ignore[arg-type]
+    method = example_method(examples, code, language) if calls else None  # type: ignore[arg-type]
+    found = await acollect_compiled_facts(code, calls, language, method=method)  # type: ignore[arg-type]
+    facts = found.facts if found.compiled else None
+    ranked = [item.line for item in rank_lines(code, facts, found.diagnostics, language=language)]  # type: ignore[arg-type]
+    program = CompiledProgram(
+        code, language, calls, method, found.compiled, found.diagnostics, found.outcomes, found.facts, ranked=ranked
+    )
+    passes = found.compiled and bool(found.outcomes) and not program.failing
+    if repair_seconds > 0 and not passes and (calls or not found.compiled):
+        program.search = await arepair(
+            code,
+            leetcode_calls=calls,
+            method=method,
+            language=language,  # type: ignore[arg-type]
+            suspicious_lines=ranked,
+            budget=RepairBudget(max_seconds=repair_seconds, max_executions=3000, batch_size=32, per_test_timeout_s=1.0),
+        )
+    return program
+
+
+class CompiledFactsCache:
+    """Facts per (program, examples, language, repair budget), shared by the tasks that ask about one program."""
+
+    def __init__(self) -> None:
+        self._facts: dict[str, asyncio.Task[CompiledProgram]] = {}
+
+    async def get(self, code: str, examples: list[str], language: str, repair_seconds: float) -> CompiledProgram:
+        key = hashlib.sha1(json.dumps([code, examples, language, repair_seconds]).encode("utf-8")).hexdigest()
+        task = self._facts.get(key)
+        if task is None or task.get_loop() is not asyncio.get_running_loop():
+            task = asyncio.create_task(compiled_program(code, examples, language, repair_seconds))
+            self._facts[key] = task
+        try:
+            return await task
+        except Exception:
+            self._facts.pop(key, None)
+            raise
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Bug Identification.
+
+
+def _sites(lines: list[int], gap: int = 1) -> int:
+    """How many separate places ``lines`` fall in (lines at most ``gap`` apart are one place)."""
+    count, last = 0, None
+    for line in sorted(set(lines)):
+        if last is None or line - last > gap:
+            count += 1
+        last = line
+    return count
+
+
+def _major(bug_type: str, fallback: str) -> str:
+    return MAJOR_OF_BUG_TYPE.get(bug_type, fallback)  # type: ignore[return-value]
+
+
+def identify_compiled(program: CompiledProgram) -> tuple[str, str]:
+    """(answer letter, the evidence it rests on)."""
+    repair = program.repair
+    fix = repair or (program.search.compile_fix if program.search is not None else None)
+    kinds: set[str] = set()
+    lines: list[int] = []
+    if fix is not None:
+        for edit in fix.edits:
+            kinds.add(_major(edit.bug_type, edit.category))
+            lines.append(edit.original_line or edit.line)
+    if repair is None:
+        # what the edits did not explain: compiler errors elsewhere, failing examples
+        for diagnostic in program.blocking:
+            if not any(abs(diagnostic.line - line) <= 1 for line in lines):
+                kinds.add(_major(diagnostic.bug_type, "syntax" if diagnostic.category == "syntax" else "reference"))
+                lines.append(diagnostic.line)
+        compiled_now = program.compiled or fix is not None
+        if compiled_now and program.failing:
+            raised = {outcome.error_type for outcome in program.failing if outcome.error_type}
+            kinds.add("reference" if raised & REFERENCE_FAILURES else "logic")
+        elif compiled_now and not program.calls and not kinds:
+            kinds.add("logic")
+    if not kinds:
+        kinds.add("logic")
+    if len(kinds) > 1 or _sites(lines, gap=2) > 1:
+        major = "multiple"
+    else:
+        major = next(iter(kinds))
+    return LETTER_OF_MAJOR[major], f"kinds {sorted(kinds)} at lines {sorted(set(lines))}"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Bug Localization.
+
+_WEIGHTS = {
+    "repair": 5.0,
+    "compile_fix": 4.0,
+    "syntax": 3.0,
+    "reference": 2.5,
+    "next_line": 1.2,
+    "crash": 1.5,
+    "pattern": 0.5,
+}
+
+
+def line_evidence_compiled(program: CompiledProgram) -> dict[int, float]:
+    """Evidence weight per line (see the module docstring)."""
+    weights: dict[int, float] = {}
+
+    def add(line: int | None, weight: float) -> None:
+        if line:
+            weights[line] = weights.get(line, 0.0) + weight
+
+    fix = program.repair
+    if fix is not None:
+        for edit in fix.edits:
+            add(edit.original_line or edit.line, _WEIGHTS["repair"])
+    elif program.search is not None and program.search.compile_fix is not None:
+        for edit in program.search.compile_fix.edits:
+            add(edit.original_line or edit.line, _WEIGHTS["compile_fix"])
+    for diagnostic in program.diagnostics:
+        if blocks_compilation(diagnostic):
+            add(diagnostic.line, _WEIGHTS["syntax" if diagnostic.category == "syntax" else "reference"])
+            if diagnostic.code in ("expected-separator", "parse-error", "unbalanced-brackets"):
+                # "expected ';' before X" points at the line after the one missing it
+                add(diagnostic.line - 1, _WEIGHTS["next_line"])
+        else:
+            add(diagnostic.line, _WEIGHTS["pattern"])
+    for outcome in program.failing:
+        add(outcome.error_line, _WEIGHTS["crash"])
+    for rank, line in enumerate(program.ranked[:6]):
+        add(line, 0.3 / (rank + 1))
+    return weights
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Code Review.
+
+
+@dataclass
+class ReviewFacts:
+    """Both programs of a Code Review prompt, compiled and run in one job."""
+
+    compiled: tuple[bool, bool]
+    errors: tuple[int, int]
+    failing: tuple[int, int]
+    crashes: tuple[int, int]
+    suspicious: tuple[int, int]
+
+
+def _pair(values: list[int]) -> tuple[int, int]:
+    return values[0], values[1]
+
+
+async def review_facts(code_a: str, code_b: str, examples: list[str], language: str) -> ReviewFacts:
+    """Compile and run both programs on the stated examples and on perturbed inputs, in one sandboxed job."""
+    # the same calls whichever program is shown first: bound to the program with the smaller text
+    first = min((code_a, code_b), key=lambda code: (len(code), code))
+    calls = [call for call in example_calls(examples, first, language) if call.expected is not None]  # type: ignore[arg-type]
+    method = example_method(examples, first, language) if calls else None  # type: ignore[arg-type]
+    rules = input_rules(calls) if calls else None
+    extra = perturb_calls([LeetCodeCall(args=call.args) for call in calls], count=10, seed=0, rules=rules)
+    batch = await arun_variants(
+        language,  # type: ignore[arg-type]
+        [Variant(code_a), Variant(code_b)],
+        [*calls, *extra],
+        method=method,
+        signature_source=first,
+        per_test_s=1.0,
+        warnings=True,
+        deadline_s=90.0,
+    )
+    from debugtutor.analysis.clike.diagnostics import compiler_diagnostics, pattern_diagnostics
+
+    compiled, errors, failing, crashes, suspicious = [], [], [], [], []
+    for code, result in zip((code_a, code_b), batch.variants):
+        found = compiler_diagnostics(result.messages, code, language)  # type: ignore[arg-type]
+        compiled.append(int(result.compiled))
+        errors.append(sum(1 for d in found if blocks_compilation(d)))
+        stated = result.calls[: len(calls)]
+        failing.append(sum(1 for call in stated if call.status != Status.passed))
+        crashes.append(sum(1 for call in result.calls[len(calls) :] if call.status not in (Status.passed,)))
+        patterns = pattern_diagnostics(code, language)  # type: ignore[arg-type]
+        suspicious.append(len([d for d in [*found, *patterns] if not blocks_compilation(d)]))
+    return ReviewFacts(
+        compiled=(bool(compiled[0]), bool(compiled[1])),
+        errors=_pair(errors),
+        failing=_pair(failing),
+        crashes=_pair(crashes),
+        suspicious=_pair(suspicious),
+    )
+
+
+def review_verdict(facts: ReviewFacts) -> str | None:
+    """``A`` or ``B`` (the buggier side) from the first fact that tells them apart; None when none does."""
+    if facts.compiled[0] != facts.compiled[1]:
+        return "B" if facts.compiled[0] else "A"
+    for pair in (facts.errors, facts.failing, facts.crashes, facts.suspicious):
+        if pair[0] != pair[1]:
+            return "A" if pair[0] > pair[1] else "B"
+    return None
