@@ -38,21 +38,22 @@ from debugtutor.analysis.execution import collect_execution_facts
 from debugtutor.analysis.leetcode import entry_method
 from debugtutor.analysis.repair import RepairBudget, arepair
 from debugtutor.analysis.static import LEETCODE_PREAMBLE, Diagnostic, check, syntax_issues
-from debugtutor.debugeval.records import OPTION_LETTERS, option_text
+from debugtutor.debugeval.records import OPTION_LETTERS, LanguageName, option_text
 from debugtutor.debugeval.views import TaskView, ViewAnswer, ViewSolver
 from debugtutor.runs import EvalItem, SolverOutput
 from debugtutor.sandbox import (
     ExceptionInfo,
     LeetCodeCall,
+    LeetCodeRequest,
     Limits,
+    ProgramRequest,
     Status,
     TestReport,
-    arun_leetcode,
-    arun_program,
+    arun,
 )
 
-RUN_LIMITS = Limits(wall_s=2.0, memory_mb=512)
 PER_CALL_TIMEOUT_S = 1.0
+RUN_LIMITS = Limits(wall_s=2.0, per_test_s=PER_CALL_TIMEOUT_S, memory_mb=512)
 # exceptions that mean "something referenced does not exist" in DebugBench's taxonomy (faulty indexing included)
 REFERENCE_EXCEPTIONS = frozenset({"NameError", "AttributeError", "UnboundLocalError", "IndexError", "KeyError"})
 
@@ -199,9 +200,7 @@ _STAR_IMPORTS = "from math import *; from string import *; from statistics impor
 
 async def run_calls(code: str, calls: list[LeetCodeCall], method: str | None) -> TestReport:
     """Run ``class Solution`` calls with LeetCode's names in scope; exception lines refer to ``code``."""
-    report = await arun_leetcode(
-        _STAR_IMPORTS + code, calls, method=method, limits=RUN_LIMITS, per_test_timeout_s=PER_CALL_TIMEOUT_S
-    )
+    report = await arun(LeetCodeRequest(code=_STAR_IMPORTS + code, calls=calls, method=method, limits=RUN_LIMITS))
     tests = [
         test.model_copy(update={"exception": _shifted(test.exception)}) if test.exception is not None else test
         for test in report.tests
@@ -378,7 +377,7 @@ async def _option_spectrum(code: str, facts: ProgramFacts, lines_per_option: lis
     if tests is None:
         return neutral
     traced = await asyncio.to_thread(
-        collect_execution_facts, _ASSERT_PRELUDE + code, tests, per_test_timeout_s=PER_CALL_TIMEOUT_S
+        collect_execution_facts, _ASSERT_PRELUDE + code, tests, per_test_s=PER_CALL_TIMEOUT_S
     )
     coverage = traced.coverage()
     failing = {test.index for test in traced.failing}
@@ -591,7 +590,7 @@ class CompileFacts:
     errors: list[tuple[int, bool, str]]
 
 
-async def compile_facts(code: str, language: str) -> CompileFacts:
+async def compile_facts(code: str, language: LanguageName) -> CompileFacts:
     """Compile the class with a stub entry point in the sandbox and read the compiler's errors."""
     if language == "cpp":
         prelude, source = _CPP_PRELUDE, _CPP_PRELUDE + code + "\nint main() { return 0; }\n"
@@ -600,7 +599,7 @@ async def compile_facts(code: str, language: str) -> CompileFacts:
         prelude = _JAVA_PRELUDE
         source = _JAVA_PRELUDE + code + "\npublic class Main { public static void main(String[] a) {} }\n"
         pattern = re.compile(r"\.java:(\d+): error: (.*)")
-    outcome = await arun_program(source, lang=language, limits=Limits(wall_s=30.0))  # type: ignore[arg-type]
+    outcome = await arun(ProgramRequest(source=source, lang=language, limits=Limits(wall_s=30.0)))
     offset = prelude.count("\n")
     errors = []
     for line, message in pattern.findall(outcome.compile_output or ""):

@@ -139,7 +139,7 @@ def facts_from_report(report: AnalysisReport, code: str) -> GroundingFacts:
     )
 
 
-async def grounding_facts(code: str, unit_tests: str, *, per_test_timeout_s: float = 2.0) -> GroundingFacts:
+async def grounding_facts(code: str, unit_tests: str, *, per_test_s: float = 2.0) -> GroundingFacts:
     """Run the analysis engine on ``code`` and return :func:`facts_from_report` of it.
 
     The repair search is off: a found fix would only tempt the model to reveal it.
@@ -151,7 +151,7 @@ async def grounding_facts(code: str, unit_tests: str, *, per_test_timeout_s: flo
         code,
         split.tests,
         setup=split.setup,
-        budget=AnalysisBudget(repair_seconds=0, per_test_timeout_s=per_test_timeout_s, max_trace_events=200),
+        budget=AnalysisBudget(repair_seconds=0, per_test_s=per_test_s, max_trace_events=200),
     )
     return facts_from_report(report, code)
 

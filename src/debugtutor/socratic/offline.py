@@ -110,7 +110,7 @@ def _facts(code: str, unit_tests: str) -> ExecutionFacts | None:
     except (SyntaxError, ValueError):
         return None
     return collect_execution_facts(
-        code, split.tests, setup=split.setup, trace_test=FIRST_FAILING, max_events=400, per_test_timeout_s=2.0
+        code, split.tests, setup=split.setup, trace_test=FIRST_FAILING, max_events=400, per_test_s=2.0
     )
 
 
