@@ -635,7 +635,7 @@ class OfflineSolver:
         self.repair_seconds = repair_seconds
 
     async def __call__(self, item: EvalItem) -> SolverOutput:
-        """The item answered through its views (what :func:`~debugtutor.debugeval.tasks.make_task` runs)."""
+        """The item answered through its views (what :func:`~debugtutor.debugeval.tasks.build_eval_task` runs)."""
         return await ViewSolver(self.answer)(item)
 
     async def answer(self, view: TaskView) -> ViewAnswer:

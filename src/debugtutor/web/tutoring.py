@@ -151,9 +151,7 @@ class TutorService:
         model_spec = record["model"] if record["model"] in self.ctx.config.models else None
         backend = None
         if model_spec is not None:
-            from debugtutor.cli.options import ModelOptions
-
-            backend = ModelOptions().resolve(model_spec)
+            backend = self.ctx.config.resolve_model(model_spec)
         session = TutorSession(
             problem=record["problem"],
             code_path=path,
