@@ -23,7 +23,7 @@ from typing import Any
 from debugtutor.analysis.engine import AnalysisBudget, analyze
 from debugtutor.analysis.execution import split_unit_tests
 from debugtutor.formats.socratic_sections import SocraticSections, read_sections
-from debugtutor.sandbox import Status, run_python_tests
+from debugtutor.sandbox import PythonTestsRequest, Status, run
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "socratic" / "v2_sigcse" / "train"
@@ -86,7 +86,7 @@ def main() -> int:
         fixed = False
         if report.repair is not None:
             # verified again, independently of the search's own bookkeeping
-            check = run_python_tests(report.repair.source, split.tests, setup=split.setup)
+            check = run(PythonTestsRequest(code=report.repair.source, tests=split.tests, setup=split.setup))
             fixed = check.status == Status.passed and report.repair.seconds <= TIME_TARGET_S
         named = named_lines(sections.bug_desc)
         ranked = [item.line for item in report.suspicious_lines]

@@ -32,7 +32,7 @@ from typing import Any
 from debugtutor.debugeval.build import BuildReport, BuildSettings, _build_repairs
 from debugtutor.debugeval.debugbench import load_debugbench
 from debugtutor.debugeval.records import normalize_language
-from debugtutor.debugeval.tasks import build_items, make_task
+from debugtutor.debugeval.tasks import build_eval_task, build_items
 from debugtutor.runs import run_task
 
 REPO = Path(__file__).resolve().parents[1]
@@ -104,7 +104,7 @@ def main() -> int:
     records = _build_repairs(pool, BuildSettings(seed=args.seed, repair_languages=("cpp", "java")), report)
     build_s = time.perf_counter() - started
     task_items = build_items(records, tasks=["code-repair"], languages=["cpp", "java"])
-    task = make_task(task_items, replay_solver(fixes), solver_name="llm", tasks=["code-repair"], data=None)
+    task = build_eval_task(task_items, replay_solver(fixes), solver_name="llm", tasks=["code-repair"], data=None)
     with tempfile.TemporaryDirectory() as runs:
         result = run_task(task, runs_dir=Path(runs), concurrency=2, argv=["bench/debugeval_repair.py"])
         samples = [json.loads(line) for line in (result.run_dir / "samples.jsonl").read_text().splitlines()]

@@ -7,7 +7,7 @@ questions every turn), the mismatched baseline's (the instructor's predictions a
 references), the margins with paired 95% intervals, and the share of predicted utterances the leak guard flags.
 
 The offline instructor does not filter its candidates with the leak guard (it has its own check that it quotes only
-code the student can see, :mod:`debugtutor.socratic.offline`), so the leak rate here is measured by a check it does
+code the student can see, :mod:`debugtutor.socratic.questioner`), so the leak rate here is measured by a check it does
 not filter against.
 
     python bench/socratic_baselines.py [--data DIR] [--run RUN_DIR] [--metrics rougeL,bleu4] [--json]

@@ -22,7 +22,7 @@ from debugtutor.analysis.leetcode import (
     list_to_tree,
     tree_to_list,
 )
-from debugtutor.sandbox import LeetCodeCall, Status, run_leetcode
+from debugtutor.sandbox import LeetCodeCall, LeetCodeRequest, Status, run
 
 TWO_SUM = """class Solution:
     def twoSum(self, nums: List[int], target: int) -> List[int]:
@@ -99,9 +99,9 @@ def test_oracle_tests_take_expected_values_from_the_oracle() -> None:
     tests = oracle_tests(TWO_SUM_EXAMPLES, TWO_SUM, extra=4, seed=0)
     assert len(tests) >= 2
     assert tests[0].expected == [0, 1]
-    assert run_leetcode(TWO_SUM, tests).status == Status.passed
+    assert run(LeetCodeRequest(code=TWO_SUM, calls=tests)).status == Status.passed
     buggy = TWO_SUM.replace("return [seen[target - x], i]", "return [i, seen[target - x]]")
-    assert run_leetcode(buggy, tests).status == Status.failed
+    assert run(LeetCodeRequest(code=buggy, calls=tests)).status == Status.failed
 
 
 def test_nondeterministic_oracle_calls_are_dropped() -> None:
@@ -118,7 +118,7 @@ def test_debugbench_oracles_pass_their_own_tests(shared_data: Path) -> None:
         tests = oracle_tests(item["examples"], item["oracle_code"], extra=3, seed=0)
         assert tests, item["slug"]
         method = example_method(item["examples"], item["oracle_code"])
-        assert run_leetcode(item["oracle_code"], tests, method=method).status == Status.passed
+        assert run(LeetCodeRequest(code=item["oracle_code"], calls=tests, method=method)).status == Status.passed
 
 
 def test_perturbed_inputs_keep_the_examples_invariants() -> None:

@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from debugtutor.analysis.leetcode import MethodSignature, TreeNode, entry_method, list_to_tree, solution_methods
-from debugtutor.sandbox import Language, LeetCodeCall, Limits, Status, run_leetcode
+from debugtutor.sandbox import Language, LeetCodeCall, LeetCodeRequest, Limits, Status, run
 
 _NAME_VALUE = re.compile(r"\s*([A-Za-z_]\w*)\s*=\s*(.*)", re.S)
 
@@ -271,8 +271,8 @@ def oracle_outputs(
     if not calls:
         return []
     unset = [LeetCodeCall(args=c.args) for c in calls]
-    first = run_leetcode(oracle_code, unset, method=method, limits=limits, lang=lang)
-    second = run_leetcode(oracle_code, unset, method=method, limits=limits, lang=lang)
+    request = LeetCodeRequest(code=oracle_code, calls=unset, method=method, limits=limits or Limits(), lang=lang)
+    first, second = run(request), run(request)
     kept: list[LeetCodeCall] = []
     for call, a, b in zip(calls, first.tests, second.tests):
         if a.status != Status.passed or b.status != Status.passed or a.actual is None or a.actual != b.actual:
@@ -380,7 +380,7 @@ def _called_by_others(code: str) -> set[str]:
 
 
 def example_method(examples: list[str], code: str, language: Language = "python") -> str | None:
-    """The name of the ``Solution`` method the examples call (pass it as ``method=`` to ``run_leetcode``)."""
+    """The name of the ``Solution`` method the examples call (the ``method`` of a ``LeetCodeRequest``)."""
     for text in examples:
         example = parse_example(text)
         if example is not None:

@@ -9,9 +9,9 @@ import typer
 from rich.table import Table
 
 from debugtutor.cli.options import ModelOptions, one_of, with_model_options
+from debugtutor.cli.run_options import RunOptions, with_run_options
 from debugtutor.console import emit_json, log, state, stdout
 from debugtutor.errors import InputError
-from debugtutor.runs.cli_options import RunOptions, with_run_options
 
 app = typer.Typer(
     help="DebugEval: bug localization, identification, code review and code repair.", no_args_is_help=True
@@ -177,7 +177,7 @@ def eval_command(
     from debugtutor.debugeval.prompts import PROMPT_STYLES
     from debugtutor.debugeval.records import LANGUAGES, TASKS, load_records
     from debugtutor.debugeval.solvers import SOLVERS
-    from debugtutor.debugeval.tasks import SOLVER_NAMES, SPLITS, build_items, make_task
+    from debugtutor.debugeval.tasks import SOLVER_NAMES, SPLITS, build_eval_task, build_items
 
     tasks = list(TASKS) if task == "all" else [one_of(task, TASKS, option="--task")]
     languages = list(LANGUAGES) if lang == "all" else [one_of(lang, LANGUAGES, option="--lang")]
@@ -191,7 +191,7 @@ def eval_command(
         raise InputError("no instances match the task, language and split asked for", path=str(folder))
     backend = model_options.resolve(model) if model and solver_name != "offline" else None
     solve = SOLVERS.create(solver_name, model=backend, samples=samples, prompt_style=style)
-    eval_task = make_task(
+    eval_task = build_eval_task(
         items, solve.answer, solver_name=solver_name, tasks=tasks, data=data,
         model_spec=backend.spec if backend is not None else None,
         checksums={"debugeval": dataset_checksum(folder)},

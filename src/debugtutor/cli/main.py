@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
         code = app(args=args, standalone_mode=False, prog_name="debugtutor")
         if isinstance(code, int) and code:
             sys.exit(code)
-        from debugtutor.runs.cli_options import describe_incomplete, incomplete_runs
+        from debugtutor.cli.run_options import describe_incomplete, incomplete_runs
 
         incomplete = incomplete_runs()
         if incomplete:

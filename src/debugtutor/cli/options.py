@@ -14,10 +14,10 @@ from typing import Annotated, Any, Optional, TypeVar
 
 import typer
 
+from debugtutor.cli.run_options import with_option_group
 from debugtutor.errors import InputError
 from debugtutor.llm import ModelBackend, get_model
 from debugtutor.llm.cache import CachePolicy
-from debugtutor.runs.cli_options import with_option_group
 
 # Optional[...] rather than "X | None": these aliases are evaluated at run time by Typer, on Python 3.10 too.
 TimeoutOption = Annotated[

@@ -12,8 +12,11 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.table import Table
 
+from debugtutor.cli.options import ModelOptions, with_model_options
 from debugtutor.console import emit_json, log, state, stdout
 from debugtutor.errors import InputError, require
+
+_DEFAULT_MODEL_OPTIONS = ModelOptions()  # (replaced by the user's options: see with_model_options)
 
 DataDirOption = Annotated[
     Path, typer.Option("--data-dir", help="Folder of the web app's SQLite database, pictures and exports.")
@@ -23,6 +26,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object 
 users_app = typer.Typer(help="Per-user tokens for the web app (annotators, raters, admins).", no_args_is_help=True)
 
 
+@with_model_options
 def serve_command(
     data_dir: DataDirOption = Path("debugtutor-data"),
     host: Annotated[
@@ -43,6 +47,7 @@ def serve_command(
         bool, typer.Option("--require-tokens", help="Ask for a token even when listening on loopback only.")
     ] = False,
     max_upload_kb: Annotated[int, typer.Option("--max-upload-kb", min=1, help="Largest request body accepted.")] = 4096,
+    model_options: ModelOptions = _DEFAULT_MODEL_OPTIONS,
 ) -> None:
     """Serve the web app: tutor, dialogue annotation, manual evaluation, expert studies, runs."""
     from debugtutor.web.app import create_app
@@ -57,6 +62,7 @@ def serve_command(
         runs_dir=runs_dir,
         require_tokens=require_tokens,
         models=tuple(model or ()),
+        resolve_model=model_options.resolve,
         max_upload_bytes=max_upload_kb * 1024,
     )
     if config.tokens_required and not [u for u in list_users(open_database(config)) if not u["revoked"]]:

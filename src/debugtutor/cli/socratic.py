@@ -22,9 +22,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from debugtutor.cli.options import ModelOptions, one_of, with_model_options
+from debugtutor.cli.run_options import RunOptions, with_run_options
 from debugtutor.console import emit_json, log, state, stdout, warn
 from debugtutor.errors import InputError
-from debugtutor.runs.cli_options import RunOptions, with_run_options
 from debugtutor.samples import sample_dir
 from debugtutor.socratic.dataset import compute_stats, load_dialogues, resolve_split
 from debugtutor.socratic.evaluation import (

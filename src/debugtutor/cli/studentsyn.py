@@ -163,6 +163,8 @@ def eval_command(
     if holdout is not None:
         _eval_held_out(holdout, names, families, backend, rounds, samples, seed, distance_kind, experts, as_json)
         return
+    from debugtutor.report import write_report
+
     results: list[TechniqueAccuracy] = []
     run_dirs: dict[str, str] = {}
     started = time.perf_counter()
@@ -187,6 +189,7 @@ def eval_command(
                 model_spec=model,
                 config={"data": str(data) if data else "built-in sample", "distance": distance},
                 experts={ref: result.macro.structural for ref, result in experts.items()},
+                report=write_report,
             )
         results.append(accuracy)
     if "randd" not in names:  # the trivial baseline on the same instances, beside every table

@@ -15,7 +15,7 @@ from debugtutor.debugeval.offline import OfflineSolver
 from debugtutor.debugeval.records import TASKS, DebugEvalRecord, load_records, write_records
 from debugtutor.debugeval.scoring import score_item, summarize
 from debugtutor.debugeval.socratic_bugs import keep_failing, read_socratic_bugs
-from debugtutor.debugeval.tasks import TABLE_IV, build_items, make_task
+from debugtutor.debugeval.tasks import TABLE_IV, build_eval_task, build_items
 from debugtutor.debugeval.views import TaskView, ViewAnswer, ViewSolver
 
 __all__ = [
@@ -32,13 +32,13 @@ __all__ = [
     "TaskView",
     "ViewAnswer",
     "ViewSolver",
+    "build_eval_task",
     "build_from_debugbench",
     "build_items",
     "judge",
     "keep_failing",
     "load_debugbench",
     "load_records",
-    "make_task",
     "read_predictions",
     "read_socratic_bugs",
     "score_item",

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from debugtutor.sandbox import Language, Limits, run_program
+from debugtutor.sandbox import Language, Limits, ProgramRequest, run
 
 MARKER = "@@debugtutor-sequence@@"
 
@@ -319,7 +319,7 @@ def run_compiled_design(
 ) -> list[Any]:
     """Each sequence's answers, or ``{"error": ...}``; UnsupportedType when the calls cannot be written."""
     source = (cpp_program if language == "cpp" else java_program)(code, class_name, sequences)
-    outcome = run_program(source, lang=language, limits=limits)
+    outcome = run(ProgramRequest(source=source, lang=language, limits=limits))
     if outcome.status.value == "compile_error":
         message = (outcome.compile_output or "compile error").strip().splitlines()
         return [{"error": f"compile error: {message[0][:200] if message else ''}"}] * len(sequences)

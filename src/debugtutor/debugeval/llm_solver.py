@@ -37,7 +37,7 @@ class ModelSolver:
         self.compiled_cache = CompiledFactsCache()
 
     async def __call__(self, item: EvalItem) -> SolverOutput:
-        """The item answered through its views (what :func:`~debugtutor.debugeval.tasks.make_task` runs)."""
+        """The item answered through its views (what :func:`~debugtutor.debugeval.tasks.build_eval_task` runs)."""
         return await ViewSolver(self.answer)(item)
 
     async def code_facts(self, view: TaskView, code: str) -> str:

@@ -8,13 +8,14 @@ used; the instances are then built by the same code as DebugBench instances, so 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from debugtutor.analysis.examples import example_calls
 from debugtutor.analysis.mutation import Mutant, mutate
 from debugtutor.debugeval.build import BuildSettings, build_from_debugbench, write_build
 from debugtutor.debugeval.debugbench import DebugBenchItem, major_of
-from debugtutor.sandbox import TestReport, run_leetcode
+from debugtutor.sandbox import LeetCodeRequest, TestReport, run
 
 # (slug, description, examples, correct solution): small LeetCode-style problems written for this sample.
 PROBLEMS: list[tuple[str, str, list[str], str]] = [
@@ -159,13 +160,13 @@ PROBLEMS: list[tuple[str, str, list[str], str]] = [
 _MULTIPLE_NAMES = {2: "double", 3: "triple", 4: "quadruple"}
 
 
-def _runner(examples: list[str], code: str):  # type: ignore[no-untyped-def]
+def _runner(examples: list[str], code: str) -> Callable[[str], TestReport]:
     calls = example_calls(examples, code)
 
-    def run(source: str) -> TestReport:
-        return run_leetcode(source, calls)
+    def run_examples(source: str) -> TestReport:
+        return run(LeetCodeRequest(code=source, calls=calls))
 
-    return run
+    return run_examples
 
 
 def _item(slug: str, description: str, examples: list[str], oracle: str, mutant: Mutant) -> DebugBenchItem:

@@ -51,14 +51,16 @@ from debugtutor.runs import EvalItem, SolverOutput
 from debugtutor.sandbox import (
     ExceptionInfo,
     LeetCodeCall,
+    LeetCodeRequest,
     Limits,
+    ProgramRequest,
     Status,
     TestReport,
-    arun_leetcode,
+    arun,
 )
 
-RUN_LIMITS = Limits(wall_s=2.0, memory_mb=512)
 PER_CALL_TIMEOUT_S = 1.0
+RUN_LIMITS = Limits(wall_s=2.0, per_test_s=PER_CALL_TIMEOUT_S, memory_mb=512)
 # exceptions that mean "something referenced does not exist" in DebugBench's taxonomy (faulty indexing included)
 REFERENCE_EXCEPTIONS = frozenset({"NameError", "AttributeError", "UnboundLocalError", "IndexError", "KeyError"})
 
@@ -205,9 +207,7 @@ _STAR_IMPORTS = "from math import *; from string import *; from statistics impor
 
 async def run_calls(code: str, calls: list[LeetCodeCall], method: str | None) -> TestReport:
     """Run ``class Solution`` calls with LeetCode's names in scope; exception lines refer to ``code``."""
-    report = await arun_leetcode(
-        _STAR_IMPORTS + code, calls, method=method, limits=RUN_LIMITS, per_test_timeout_s=PER_CALL_TIMEOUT_S
-    )
+    report = await arun(LeetCodeRequest(code=_STAR_IMPORTS + code, calls=calls, method=method, limits=RUN_LIMITS))
     tests = [
         test.model_copy(update={"exception": _shifted(test.exception)}) if test.exception is not None else test
         for test in report.tests
@@ -384,7 +384,7 @@ async def _option_spectrum(code: str, facts: ProgramFacts, lines_per_option: lis
     if tests is None:
         return neutral
     traced = await asyncio.to_thread(
-        collect_execution_facts, _ASSERT_PRELUDE + code, tests, per_test_timeout_s=PER_CALL_TIMEOUT_S
+        collect_execution_facts, _ASSERT_PRELUDE + code, tests, per_test_s=PER_CALL_TIMEOUT_S
     )
     coverage = traced.coverage()
     failing = {test.index for test in traced.failing}
@@ -586,7 +586,7 @@ class OfflineSolver:
         self.compiled_repair_seconds = compiled_repair_seconds
 
     async def __call__(self, item: EvalItem) -> SolverOutput:
-        """The item answered through its views (what :func:`~debugtutor.debugeval.tasks.make_task` runs)."""
+        """The item answered through its views (what :func:`~debugtutor.debugeval.tasks.build_eval_task` runs)."""
         return await ViewSolver(self.answer)(item)
 
     async def answer(self, view: TaskView) -> ViewAnswer:

@@ -15,7 +15,7 @@ examples as tests (:func:`debugtutor.analysis.repair.arepair`, ``language="cpp"`
 * **Code Review**: both programs in one job; the one that does not compile, has more compiler errors, fails more
   examples, or crashes on more perturbed inputs (within the problem's rules) is the buggy one; then suspicious
   patterns; else a coin flip on the texts.
-* **Code Repair**: the repair search's fix, verified on the stated examples and confirmed by ``run_leetcode``.
+* **Code Repair**: the repair search's fix, verified on the stated examples and confirmed by a ``LeetCodeRequest``.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ async def compiled_program(code: str, examples: list[str], language: str, repair
             method=method,
             language=language,  # type: ignore[arg-type]
             suspicious_lines=ranked,
-            budget=RepairBudget(max_seconds=repair_seconds, max_executions=3000, batch_size=32, per_test_timeout_s=1.0),
+            budget=RepairBudget(max_seconds=repair_seconds, max_executions=3000, batch_size=32, per_test_s=1.0),
         )
     return program
 

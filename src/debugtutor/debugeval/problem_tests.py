@@ -51,13 +51,13 @@ from debugtutor.debugeval.records import CallSpec, DebugEvalRecord, LanguageName
 from debugtutor.errors import InputError
 from debugtutor.sandbox import (
     LeetCodeCall,
+    LeetCodeRequest,
     Limits,
+    ProgramRequest,
     Status,
     TestReport,
-    run_leetcode,
-    run_program,
+    run,
     solution_signatures,
-    time_limit_from_reference,
 )
 
 DERIVATION_VERSION = "5"
@@ -374,7 +374,8 @@ def _attempt(
     limits = ORACLE_LIMITS if language == "python" else COMPILED_ORACLE_LIMITS
     source = source if language == "python" else leetcode_environment(source, language)
     try:
-        runs = [run_leetcode(source, candidates, lang=language, method=entry.method, limits=limits) for _ in range(2)]
+        request = LeetCodeRequest(code=source, calls=candidates, lang=language, method=entry.method, limits=limits)
+        runs = [run(request) for _ in range(2)]
     except InputError as exc:
         return _Attempt(None, f"the {language} oracle cannot be called: {exc}")
     any_order = bool(_ANY_ORDER.search(problem.description))
@@ -480,7 +481,7 @@ def _confirm(tests: ProblemTests, oracle: tuple[LanguageName, str], slug: str) -
     limits = ORACLE_LIMITS if language == "python" else COMPILED_ORACLE_LIMITS
     unset = [LeetCodeCall(args=call.args) for call in tests.calls]
     try:
-        report = run_leetcode(source, unset, lang=language, method=entry.method, limits=limits)
+        report = run(LeetCodeRequest(code=source, calls=unset, lang=language, method=entry.method, limits=limits))
     except InputError:
         return
     if len(report.tests) != len(tests.calls):
@@ -570,7 +571,7 @@ def run_design(code: str, sequences: list[dict[str, Any]], limits: Limits) -> li
     """Each sequence run on a fresh object of the program's class: its answers, or a one-line error."""
     payload = [{"operations": s["operations"], "arguments": s["arguments"]} for s in sequences]
     driver = _DESIGN_DRIVER.replace("MARKER", _DESIGN_MARKER).replace("_DT_SEQUENCES", repr(json.dumps(payload)))
-    outcome = run_program(_DESIGN_PRELUDE + code + driver, lang="python", limits=limits)
+    outcome = run(ProgramRequest(source=_DESIGN_PRELUDE + code + driver, lang="python", limits=limits))
     results: list[Any] = []
     for line in outcome.stdout.splitlines():
         if line.startswith(_DESIGN_MARKER + " "):
@@ -674,13 +675,19 @@ def grade(code: str, tests: ProblemTests, *, limits: Limits | None = None) -> Gr
     typed = tests.language == "python" and bool(tests.spec.parameters or tests.spec.returns)
     source = code if tests.language == "python" else leetcode_environment(strip_comments(code), tests.language)
     unset = [LeetCodeCall(args=call.args) for call in tests.calls]
-    per_test = time_limit_from_reference(tests.spec.reference_s, factor=TIME_FACTOR, floor_s=PER_TEST_TIMEOUT_S)
+    base = limits or GRADE_LIMITS[tests.language]
+    timed = base.model_copy(
+        update={"reference_s": tests.spec.reference_s, "reference_factor": TIME_FACTOR,
+                "reference_floor_s": PER_TEST_TIMEOUT_S}
+    )  # fmt: skip
     try:
         # (the problem's own parameter types, so a program without hints still receives trees and lists)
-        report = run_leetcode(
-            source, unset, lang=tests.language, method=tests.method, limits=limits or GRADE_LIMITS[tests.language],
-            per_test_timeout_s=per_test, parameter_types=list(tests.spec.parameters) if typed else None,
-            return_type=tests.spec.returns if typed else None,
+        report = run(
+            LeetCodeRequest(
+                code=source, calls=unset, lang=tests.language, method=tests.method, limits=timed,
+                parameter_types=list(tests.spec.parameters) if typed else None,
+                return_type=tests.spec.returns if typed else None,
+            )
         )  # fmt: skip
     except InputError as exc:
         return Grade(False, f"cannot be called: {exc}")

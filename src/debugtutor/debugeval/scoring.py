@@ -24,7 +24,7 @@ from debugtutor.debugeval.prompts import choice_correct, extract_choice, extract
 from debugtutor.debugeval.records import TASKS, DebugEvalRecord, TaskName
 from debugtutor.metrics import pass_at_k
 from debugtutor.runs import EvalItem, SampleRecord
-from debugtutor.sandbox import Limits, Status, ajudge_program, arun_python_tests
+from debugtutor.sandbox import JudgeRequest, Limits, PythonTestsRequest, Status, arun
 
 PASS_AT_K = (1, 5, 10)
 
@@ -37,18 +37,21 @@ async def repair_grade(record: DebugEvalRecord, program: str) -> Grade:
     if record.tests_kind == "leetcode":
         return await asyncio.to_thread(grade, program, tests_of(record))
     if record.tests_kind == "asserts":
-        report = await arun_python_tests(
-            program, list(record.unit_tests), setup=record.test_setup, limits=REPAIR_LIMITS,
-            per_test_timeout_s=PER_TEST_TIMEOUT_S,
+        request = PythonTestsRequest(
+            code=program, tests=list(record.unit_tests), setup=record.test_setup,
+            limits=REPAIR_LIMITS.model_copy(update={"per_test_s": PER_TEST_TIMEOUT_S}),
         )  # fmt: skip
+        report = await arun(request)
         passed = report.status == Status.passed
         return Grade(passed, f"passed {len(report.tests)} tests" if passed else failure_reason(report), report)
     if record.tests_kind == "stdio" and record.private_test_cases:
         for index, case in enumerate(record.private_test_cases, start=1):
             # DebugEval's judge compares tokens, decimals with an absolute tolerance of 1e-4
-            outcome = await ajudge_program(
-                program, lang=record.language, stdin=case.input, expected_stdout=case.output, float_tol=1e-4,
-                limits=Limits(wall_s=10.0),
+            outcome = await arun(
+                JudgeRequest(
+                    source=program, lang=record.language, stdin=case.input, expected_stdout=case.output,
+                    float_tol=1e-4, limits=Limits(wall_s=10.0),
+                )
             )  # fmt: skip
             if outcome.status != Status.passed:
                 return Grade(False, f"test {index}: {outcome.status.value}")

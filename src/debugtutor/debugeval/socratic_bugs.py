@@ -17,7 +17,7 @@ from debugtutor.analysis.execution import split_unit_tests
 from debugtutor.debugeval.records import DebugEvalRecord
 from debugtutor.errors import InputError
 from debugtutor.formats.socratic_sections import read_sections, resolve_split
-from debugtutor.sandbox import Limits, Status, run_python_tests
+from debugtutor.sandbox import Limits, PythonTestsRequest, Status, run
 
 
 def _files(path: Path) -> list[Path]:
@@ -72,10 +72,11 @@ def keep_failing(records: list[DebugEvalRecord], *, workers: int = 4) -> tuple[l
     """The records whose code fails at least one of their tests, and how many were dropped."""
 
     def fails(record: DebugEvalRecord) -> bool:
-        report = run_python_tests(
-            record.buggy_code, record.unit_tests, setup=record.test_setup, limits=Limits(wall_s=30.0),
-            per_test_timeout_s=3.0,
+        request = PythonTestsRequest(
+            code=record.buggy_code, tests=list(record.unit_tests), setup=record.test_setup,
+            limits=Limits(wall_s=30.0, per_test_s=3.0),
         )  # fmt: skip
+        report = run(request)
         return report.status != Status.passed
 
     with ThreadPoolExecutor(workers) as threads:

@@ -90,7 +90,7 @@ def published_rows(tasks: Sequence[TaskName]) -> dict[str, PublishedMetric]:
     return rows
 
 
-def make_task(
+def build_eval_task(
     items: list[EvalItem],
     answer: Answerer,
     *,

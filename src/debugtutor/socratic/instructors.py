@@ -7,7 +7,7 @@ utterances. They are the solvers the runner calls, and the live tutor uses them 
 - ``cot-as-coded``: the introspection of the dialogue's first turn is reused for all its later turns, as the
   benchmark's code does.
 - ``grounded`` / ``grounded-cot``: zero-shot / CoT with facts from the analysis engine in the prompt.
-- ``offline``: no model; the program-analysis instructor of :mod:`debugtutor.socratic.offline`.
+- ``offline``: no model; the program-analysis instructor of :mod:`debugtutor.socratic.questioner`.
 
 Use :func:`get_instructor` to build one by name. Model-backed instructors take a prompt ``style``: ``ours`` or
 ``paper`` (the benchmark code's own layout, :mod:`debugtutor.socratic.prompts`). :func:`preview_prompts` returns
@@ -28,7 +28,6 @@ from debugtutor.errors import InputError
 from debugtutor.llm import ChatMessage, GenerationSettings, ModelBackend, ModelResponse
 from debugtutor.runs import Registry
 from debugtutor.socratic.dataset import EvaluationExample
-from debugtutor.socratic.offline import OfflineInstructor, TutoringState
 from debugtutor.socratic.prompts import (
     DETERMINISTIC_SETTINGS,
     PROMPT_STYLES,
@@ -36,6 +35,7 @@ from debugtutor.socratic.prompts import (
     PromptStyle,
     build_messages,
 )
+from debugtutor.socratic.questioner import AnalysisQuestioner, TutoringState
 from debugtutor.socratic.utterances import parse_utterance_list
 
 ModelMode = Literal["zero-shot", "single", "cot", "cot-as-coded"]
@@ -82,13 +82,14 @@ def tutoring_state(example: EvaluationExample, *, with_bug_desc: bool = True) ->
     )
 
 
-class OfflineSocraticInstructor:
-    """The lead's :class:`OfflineInstructor` behind the :class:`Instructor` protocol (runs off the event loop)."""
+class OfflineInstructor:
+    """The ``offline`` instructor: the :class:`AnalysisQuestioner` behind the :class:`Instructor` protocol (runs off the
+    event loop)."""
 
     name = "offline"
 
     def __init__(self, *, max_utterances: int = 3, with_bug_desc: bool = True) -> None:
-        self.engine = OfflineInstructor(max_utterances=max_utterances)
+        self.engine = AnalysisQuestioner(max_utterances=max_utterances)
         self.with_bug_desc = with_bug_desc
 
     async def predict(self, example: EvaluationExample) -> InstructorPrediction:
@@ -139,7 +140,7 @@ def facts_from_report(report: AnalysisReport, code: str) -> GroundingFacts:
     )
 
 
-async def grounding_facts(code: str, unit_tests: str, *, per_test_timeout_s: float = 2.0) -> GroundingFacts:
+async def grounding_facts(code: str, unit_tests: str, *, per_test_s: float = 2.0) -> GroundingFacts:
     """Run the analysis engine on ``code`` and return :func:`facts_from_report` of it.
 
     The repair search is off: a found fix would only tempt the model to reveal it.
@@ -151,7 +152,7 @@ async def grounding_facts(code: str, unit_tests: str, *, per_test_timeout_s: flo
         code,
         split.tests,
         setup=split.setup,
-        budget=AnalysisBudget(repair_seconds=0, per_test_timeout_s=per_test_timeout_s, max_trace_events=200),
+        budget=AnalysisBudget(repair_seconds=0, per_test_s=per_test_s, max_trace_events=200),
     )
     return facts_from_report(report, code)
 
@@ -335,7 +336,7 @@ def _needs(name: str, model: ModelBackend | None) -> ModelBackend:
 
 @INSTRUCTORS.register("offline", help="the analysis engine's questions, no model")
 def _offline(*, max_utterances: int = 3, **_: Any) -> Instructor:
-    return OfflineSocraticInstructor(max_utterances=max_utterances)
+    return OfflineInstructor(max_utterances=max_utterances)
 
 
 def _register_model_instructor(name: str, mode: ModelMode, grounded: bool, help: str) -> None:

@@ -14,9 +14,9 @@ import re
 from debugtutor.llm import ChatMessage, GenerationSettings, ModelBackend
 from debugtutor.llm.base import run_sync
 from debugtutor.maze import MazeTask, Program, ProgramSyntaxError, format_program, parse_compact, parse_program
+from debugtutor.studentsyn.baselines import EditD
 from debugtutor.studentsyn.distances import token_edit_distance
-from debugtutor.studentsyn.questions import FamilyBrief, Question, choose
-from debugtutor.studentsyn.techniques import DEFAULT_SETTING, EditD
+from debugtutor.studentsyn.questions import DEFAULT_SETTING, FamilyBrief, Question, choose
 
 SYSTEM_PROMPT = (
     "You model novice programmers in the Hour of Code Maze. Blocks: move(); turnLeft(); turnRight(); "

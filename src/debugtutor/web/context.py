@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
@@ -13,7 +14,16 @@ from debugtutor.errors import InputError
 from debugtutor.web.auth import CSRF_FIELD, User, is_loopback
 from debugtutor.web.store import DATABASE_FILE, Database
 
+if TYPE_CHECKING:
+    from debugtutor.llm import ModelBackend
+
 DEFAULT_MAX_UPLOAD_BYTES = 4 * 1024 * 1024
+
+
+def _plain_model(spec: str) -> ModelBackend:
+    from debugtutor.llm import get_model
+
+    return get_model(spec)
 
 
 @dataclass
@@ -26,6 +36,9 @@ class WebConfig:
     runs_dir: Path | None = None
     require_tokens: bool = False
     models: tuple[str, ...] = ()
+    resolve_model: Callable[[str], ModelBackend] = _plain_model
+    """Turns one of ``models`` into a back-end; ``debugtutor serve`` passes its model options' resolver, so the
+    user's timeouts, retries and generation settings apply."""
     max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES
     repair_seconds: float = 3.0
 

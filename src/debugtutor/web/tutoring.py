@@ -21,7 +21,7 @@ from typing import Any
 from debugtutor.analysis.execution import split_unit_tests
 from debugtutor.errors import InputError
 from debugtutor.samples import sample_dir
-from debugtutor.sandbox import run_python_tests
+from debugtutor.sandbox import PythonTestsRequest, run
 from debugtutor.socratic.dialogue import DialogueTurn, format_dialogue_file, parse_dialogue_file, read_dialogue_file
 from debugtutor.socratic.tutor import TutorSession
 from debugtutor.web.auth import User
@@ -151,9 +151,7 @@ class TutorService:
         model_spec = record["model"] if record["model"] in self.ctx.config.models else None
         backend = None
         if model_spec is not None:
-            from debugtutor.cli.options import ModelOptions
-
-            backend = ModelOptions().resolve(model_spec)
+            backend = self.ctx.config.resolve_model(model_spec)
         session = TutorSession(
             problem=record["problem"],
             code_path=path,
@@ -198,7 +196,7 @@ class TutorService:
         record = self.record(session_id, user)
         self.save_code(session_id, user, code)
         split = split_unit_tests(record["unit_tests"])
-        report = run_python_tests(code, split.tests, setup=split.setup)
+        report = run(PythonTestsRequest(code=code, tests=split.tests, setup=split.setup))
         tests = [
             {
                 "index": test.index,

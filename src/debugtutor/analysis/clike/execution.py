@@ -61,7 +61,7 @@ async def acollect_compiled_facts(
     language: CompiledLanguage,
     *,
     method: str | None = None,
-    per_test_timeout_s: float = 1.0,
+    per_test_s: float = 1.0,
     compare: str = "exact",
 ) -> CompiledFacts:
     """Compile ``code`` (plain and probed) and run it on ``calls``; see the module docstring."""
@@ -70,9 +70,9 @@ async def acollect_compiled_facts(
         [Variant(code), Variant(code, instrument=True)],
         list(calls),
         method=method,
-        per_test_s=per_test_timeout_s,
+        per_test_s=per_test_s,
         warnings=True,
-        deadline_s=60.0 + per_test_timeout_s * 4 * len(calls),
+        deadline_s=60.0 + per_test_s * 4 * len(calls),
         compare=compare,
     )
     plain: VariantResult = batch.variants[0] if batch.variants else VariantResult(compiled=False)

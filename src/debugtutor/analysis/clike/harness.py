@@ -3,7 +3,7 @@
 The variants (the program itself, an instrumented copy, or repair and mutation candidates) share a translation unit
 (C++: one namespace each) or one ``javac`` run (Java: one package each), so the compiler starts once or twice per
 batch, not once per variant (see ``_driver.py``). Each variant is called once per :class:`LeetCodeCall` the way
-:func:`debugtutor.sandbox.run_leetcode` calls it (the same method choice and argument conversions, read from the
+:class:`~debugtutor.sandbox.LeetCodeRequest` calls it (the same method choice and argument conversions, read from the
 sandbox's own harness builders) and its results are compared with the expected values here, outside the program.
 
 C++ variants are built with ``-D_GLIBCXX_ASSERTIONS`` and ``-fsanitize=undefined``: an index past the end of a
@@ -43,9 +43,9 @@ from debugtutor.analysis.clike.syntax_tree import (
     parse,
 )
 from debugtutor.errors import InputError
-from debugtutor.sandbox import LeetCodeCall, Limits, Status, arun_program
+from debugtutor.sandbox import LeetCodeCall, Limits, ProgramRequest, Status, arun
 
-# The sandbox's own LeetCode harness builders: variants are called exactly as run_leetcode calls them.
+# The sandbox's own LeetCode harness builders: variants are called exactly as a LeetCodeRequest calls them.
 from debugtutor.sandbox import _leetcode_cpp as sandbox_cpp  # noqa: I001
 from debugtutor.sandbox import _leetcode_java as sandbox_java
 from debugtutor.sandbox._programs import _leetcode_matches as values_match
@@ -163,7 +163,7 @@ def same_compile(first: VariantResult, second: VariantResult) -> bool:
 
 
 def signature_of(code: str, language: CompiledLanguage, method: str | None) -> Signature:
-    """The called method of ``code`` (as :func:`debugtutor.sandbox.run_leetcode` would choose it); InputError when
+    """The called method of ``code`` (as a :class:`~debugtutor.sandbox.LeetCodeRequest` would choose it); InputError when
     its signature is one the harness cannot call."""
     builder = sandbox_cpp if language == "cpp" else sandbox_java
     chosen = builder.pick_method(code, method)
@@ -616,7 +616,7 @@ async def arun_variants(
         wall_s=deadline_s + 15.0, memory_mb=JOB_MEMORY_MB, max_processes=256, file_bytes=256_000_000,
         output_bytes=16_000_000,
     )  # fmt: skip
-    outcome = await arun_program(_driver_source(), files={"job.json": json.dumps(job)}, limits=limits)
+    outcome = await arun(ProgramRequest(source=_driver_source(), files={"job.json": json.dumps(job)}, limits=limits))
     report: dict[str, Any] | None = None
     for line in outcome.stdout.splitlines():
         if line.startswith(DRIVER_MARKER):

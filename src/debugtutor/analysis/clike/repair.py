@@ -10,7 +10,7 @@ adding another is kept, and the kept edits (at different sites) are applied toge
 lines thus needs a round or two, not a search over four-edit combinations. The program that compiles then goes to
 the common search (:func:`debugtutor.analysis.repair._search`: single edits at the most suspicious lines first,
 then edits on top of the ones that made progress); the fixes it finds carry the compile-fix edits in front. A fix
-is confirmed by :func:`debugtutor.sandbox.run_leetcode` before it counts.
+is confirmed by a :class:`~debugtutor.sandbox.LeetCodeRequest` before it counts.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from debugtutor.analysis.repair import (
     unified_diff,
 )
 from debugtutor.analysis.static import Diagnostic
-from debugtutor.sandbox import LeetCodeCall, Limits, Status, arun_leetcode
+from debugtutor.sandbox import LeetCodeCall, LeetCodeRequest, Limits, Status, arun
 
 FIRST_PASS_TEST_S = 0.25
 MAX_FIX_ROUNDS = 4
@@ -277,15 +277,14 @@ async def arepair_compiled(
     budget = budget or RepairBudget(max_seconds=60.0, batch_size=32, max_executions=2000)
     started = time.monotonic()
     calls = list(calls)
-    verifier = CompiledVerifier(language, calls, method, code, budget.per_test_timeout_s, compare)
-    limits = Limits(wall_s=30.0, memory_mb=1024)
+    verifier = CompiledVerifier(language, calls, method, code, budget.per_test_s, compare)
+    limits = Limits(wall_s=10.0, per_test_s=max(1.0, budget.per_test_s), memory_mb=1024)
 
     async def confirmed(source: str) -> bool:
-        report = await arun_leetcode(
-            source, calls, lang=language, method=method, limits=limits, per_test_timeout_s=max(1.0, budget.per_test_timeout_s),
-            compare=compare,  # type: ignore[arg-type]
+        request = LeetCodeRequest(
+            code=source, calls=calls, lang=language, method=method, limits=limits, compare=compare,  # type: ignore[arg-type]
         )
-        return report.status == Status.passed
+        return (await arun(request)).status == Status.passed
 
     original = (await verifier.verify([code], budget.max_seconds))[0]
     executions = 1

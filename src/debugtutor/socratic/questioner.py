@@ -1,4 +1,5 @@
-"""The offline Socratic instructor: distinct Socratic utterances for one turn, with no model.
+"""The analysis questioner: distinct Socratic utterances for one turn from program analysis, with no model (the
+``offline`` instructor and the tutor's fallback both ask it).
 
 It grounds every question in facts about the student's current program: which tests fail and with what values (run
 in the sandbox), which line is at fault (named by the bug description when there is one, otherwise ranked by the
@@ -110,7 +111,7 @@ def _facts(code: str, unit_tests: str) -> ExecutionFacts | None:
     except (SyntaxError, ValueError):
         return None
     return collect_execution_facts(
-        code, split.tests, setup=split.setup, trace_test=FIRST_FAILING, max_events=400, per_test_timeout_s=2.0
+        code, split.tests, setup=split.setup, trace_test=FIRST_FAILING, max_events=400, per_test_s=2.0
     )
 
 
@@ -328,7 +329,7 @@ def visible_code_only(text: str, visible: str) -> bool:
     return True
 
 
-class OfflineInstructor:
+class AnalysisQuestioner:
     """Socratic utterances from program analysis and templates; see the module docstring."""
 
     name = "offline"

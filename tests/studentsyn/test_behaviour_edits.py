@@ -10,7 +10,7 @@ import pytest
 from debugtutor.maze import MazeTask, Program, compact, execute, parse_compact
 from debugtutor.maze.ast import Stmt
 from debugtutor.studentsyn import TaskFamily, rule_for, task_context
-from debugtutor.studentsyn.rules import (
+from debugtutor.studentsyn.behaviour_edits import (
     SLIP,
     EditProfile,
     align,

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from typer.testing import CliRunner
 
-from debugtutor.runs.cli_options import RunOptions, with_run_options
+from debugtutor.cli.run_options import RunOptions, with_run_options
 
 
 def test_options_survive_postponed_annotations(tmp_path: Path) -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from debugtutor.socratic.offline import (
-    OfflineInstructor,
+from debugtutor.socratic.questioner import (
+    AnalysisQuestioner,
     TutoringState,
     find_focus,
     is_debug_print,
@@ -38,7 +38,7 @@ def state(text: str, *, code: str = BUGGY, turn: int = 2, desc: str = DESC, **kw
 
 
 def said(text: str, **kw: Any) -> list[str]:
-    return OfflineInstructor(max_utterances=6).respond(state(text, **kw))
+    return AnalysisQuestioner(max_utterances=6).respond(state(text, **kw))
 
 
 def test_a_student_who_has_not_found_the_bug_may_be_asked_to_walk_through() -> None:
@@ -101,7 +101,7 @@ def test_a_debug_print_is_not_a_print_versus_return_bug() -> None:
     )
     focus = find_focus(debug_state, None)
     assert focus is not None and focus.lines[0] == 5
-    utterances = OfflineInstructor(max_utterances=8).respond(debug_state)
+    utterances = AnalysisQuestioner(max_utterances=8).respond(debug_state)
     assert utterances and not any("`print` and `return`" in u for u in utterances), utterances
     real = TutoringState(
         problem="Return the sum of xs.",
@@ -111,7 +111,7 @@ def test_a_debug_print_is_not_a_print_versus_return_bug() -> None:
         turn_index=5,
         suspect_lines=[5],
     )
-    assert any("`print` and `return`" in u for u in OfflineInstructor(max_utterances=8).respond(real))
+    assert any("`print` and `return`" in u for u in AnalysisQuestioner(max_utterances=8).respond(real))
 
 
 @pytest.mark.parametrize(
@@ -139,6 +139,6 @@ def test_the_instructor_filters_by_visible_code_not_by_the_leak_guard() -> None:
     assert not visible_code_only("What about `range(1, n + 1)`?", visible)
     assert visible_code_only("What is the difference between `print` and `return`?", "x = 1")
     assert not visible_code_only("What is `ind`?", "index = 0")  # whole tokens only
-    import debugtutor.socratic.offline as offline
+    import debugtutor.socratic.questioner as offline
 
     assert "LeakGuard" not in vars(offline)
