@@ -43,9 +43,10 @@ def test_identification_from_compiler_and_repair(language: str, code: str) -> No
     logic = asyncio.run(compiled_program(code.replace("y * 2", "y * 3"), EXAMPLES, language, 60.0))
     assert logic.compiled and logic.failing and logic.repair is not None
     assert identify_compiled(logic)[0] == "(C)"
-    assert max(line_evidence_compiled(logic), key=line_evidence_compiled(logic).__getitem__) == code.count(
-        "\n", 0, code.index("y * 2")
-    ) + 1
+    assert (
+        max(line_evidence_compiled(logic), key=line_evidence_compiled(logic).__getitem__)
+        == code.count("\n", 0, code.index("y * 2")) + 1
+    )
 
 
 @pytest.mark.slow

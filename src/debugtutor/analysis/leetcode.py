@@ -118,9 +118,9 @@ def solution_methods(code: str, language: Language = "python") -> list[MethodSig
     if language != "python":
         from debugtutor.analysis.clike.syntax_tree import parse, return_types
 
-        returns = return_types(parse(code, language))
+        declared_returns = return_types(parse(code, language))
         return [
-            MethodSignature(name, tuple(Parameter(param, "") for param in params), returns.get(name, ""))
+            MethodSignature(name, tuple(Parameter(param, "") for param in params), declared_returns.get(name, ""))
             for name, params in solution_signatures(code, language)
         ]
     try:
@@ -139,9 +139,7 @@ def solution_methods(code: str, language: Language = "python") -> list[MethodSig
     return methods
 
 
-def entry_method(
-    code: str, names: set[str] | None = None, language: Language = "python"
-) -> MethodSignature | None:
+def entry_method(code: str, names: set[str] | None = None, language: Language = "python") -> MethodSignature | None:
     """The method a LeetCode test calls: the one whose parameters match ``names`` best, else the last public one.
 
     Helper methods often precede the entry point, which LeetCode's template puts first only when there is no

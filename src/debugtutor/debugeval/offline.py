@@ -53,7 +53,6 @@ from debugtutor.sandbox import (
     LeetCodeCall,
     LeetCodeRequest,
     Limits,
-    ProgramRequest,
     Status,
     TestReport,
     arun,

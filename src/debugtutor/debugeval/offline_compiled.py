@@ -147,7 +147,7 @@ def _sites(lines: list[int], gap: int = 1) -> int:
 
 
 def _major(bug_type: str, fallback: str) -> str:
-    return MAJOR_OF_BUG_TYPE.get(bug_type, fallback)  # type: ignore[return-value]
+    return MAJOR_OF_BUG_TYPE.get(bug_type, fallback)
 
 
 def identify_compiled(program: CompiledProgram) -> tuple[str, str]:
@@ -174,10 +174,7 @@ def identify_compiled(program: CompiledProgram) -> tuple[str, str]:
             kinds.add("logic")
     if not kinds:
         kinds.add("logic")
-    if len(kinds) > 1 or _sites(lines, gap=2) > 1:
-        major = "multiple"
-    else:
-        major = next(iter(kinds))
+    major = "multiple" if len(kinds) > 1 or _sites(lines, gap=2) > 1 else next(iter(kinds))
     return LETTER_OF_MAJOR[major], f"kinds {sorted(kinds)} at lines {sorted(set(lines))}"
 
 

@@ -9,6 +9,8 @@ batch then runs every variant's calls (C++: one forked child per variant, restar
 that is restarted after a call that overran its time) and reports the calls' results in ``dt_results.txt``.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import re
@@ -16,6 +18,7 @@ import resource
 import subprocess
 import sys
 import time
+from typing import Any
 
 MARKER = "@@debugtutor-clike@@"
 STACK_BYTES = 512 * 1024 * 1024
@@ -24,17 +27,17 @@ JAVA_MESSAGE = re.compile(r"^(?:\./)?dt_c(\d+)/(Solution|DtCalls)\.java:(\d+): (
 GLOBAL_MESSAGE = re.compile(r"^(\S+?):(\d+):(?:(\d+):)? (error|fatal error): (.*)$")
 
 
-def big_stack():
+def big_stack() -> None:
     # deep recursion is normal in these solutions; the stack only costs what it uses
     try:
-        soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        _, hard = resource.getrlimit(resource.RLIMIT_STACK)
         want = STACK_BYTES if hard == resource.RLIM_INFINITY else min(hard, STACK_BYTES)
         resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
     except (ValueError, OSError):
         pass
 
 
-def run(argv, timeout):
+def run(argv: list[str], timeout: float) -> tuple[int, str, float]:
     started = time.monotonic()
     try:
         done = subprocess.run(
@@ -48,10 +51,11 @@ def run(argv, timeout):
     return code, output, time.monotonic() - started
 
 
-def cpp_messages(output):
+def cpp_messages(output: str) -> tuple[dict[int, list[dict[str, Any]]], list[str]]:
     """{variant id: [message]} and the errors no variant owns."""
-    owned, loose = {}, []
-    current = None
+    owned: dict[int, list[dict[str, Any]]] = {}
+    loose: list[str] = []
+    current: dict[str, Any] | None = None
     for line in output.splitlines():
         found = CPP_MESSAGE.match(line)
         if found:
@@ -76,9 +80,10 @@ def cpp_messages(output):
     return owned, loose
 
 
-def java_messages(output):
-    owned, loose = {}, []
-    current = None
+def java_messages(output: str) -> tuple[dict[int, list[dict[str, Any]]], list[str]]:
+    owned: dict[int, list[dict[str, Any]]] = {}
+    loose: list[str] = []
+    current: dict[str, Any] | None = None
     for line in output.splitlines():
         found = JAVA_MESSAGE.match(line)
         if found:
@@ -106,7 +111,9 @@ def java_messages(output):
     return owned, loose
 
 
-def compile_cpp(job, alive, messages, binary, header):
+def compile_cpp(
+    job: dict[str, Any], alive: list[int], messages: dict[int, list[dict[str, Any]]], binary: str, header: str
+) -> list[int]:
     """Compile the variants in ``alive`` into ``binary`` (dropping those that fail); returns the ids that compiled."""
     rounds = 0
     while alive and rounds < job["max_rounds"]:
@@ -115,7 +122,9 @@ def compile_cpp(job, alive, messages, binary, header):
         parts += [job["blocks"][str(ident)] for ident in alive]
         table = ", ".join(f"dt_run_{ident}" for ident in alive)
         ids = ", ".join(str(ident) for ident in alive)
-        parts.append(f"\nstatic std::string (*dt_table[])(int) = {{{table}}};\nstatic const int dt_ids[] = {{{ids}}};\n")
+        parts.append(
+            f"\nstatic std::string (*dt_table[])(int) = {{{table}}};\nstatic const int dt_ids[] = {{{ids}}};\n"
+        )
         parts.append(job["main"])
         with open(binary + ".cpp", "w") as handle:
             handle.write("".join(parts))
@@ -136,7 +145,7 @@ def compile_cpp(job, alive, messages, binary, header):
     return []
 
 
-def compile_java(job, alive, messages):
+def compile_java(job: dict[str, Any], alive: list[int], messages: dict[int, list[dict[str, Any]]]) -> list[int]:
     os.makedirs("classes", exist_ok=True)
     for path, text in job["files"].items():
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
@@ -166,9 +175,9 @@ def compile_java(job, alive, messages):
     return []
 
 
-def read_results(path):
+def read_results(path: str) -> list[tuple[str, int, int, str]]:
     """(kind, variant id, test index, rest of the line) for every well-formed line of the results file."""
-    records = []
+    records: list[tuple[str, int, int, str]] = []
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -184,7 +193,7 @@ def read_results(path):
     return records
 
 
-def stderr_head(ident, start):
+def stderr_head(ident: int, start: int) -> str:
     try:
         with open(f"dt_err_{ident}_{start}", "rb") as handle:
             return handle.read(600).decode("utf-8", "replace")
@@ -192,7 +201,7 @@ def stderr_head(ident, start):
         return ""
 
 
-def run_cpp(job, binary, deadline):
+def run_cpp(job: dict[str, Any], binary: str, deadline: float) -> None:
     remaining = max(1.0, deadline - time.monotonic())
     argv = ["./" + binary, str(job["tests"]), str(int(job["per_test_s"] * 1e6)), str(job["wall_per_test_s"])]
     try:
@@ -204,7 +213,7 @@ def run_cpp(job, binary, deadline):
         job["run_timed_out"] = True
 
 
-def run_java(job, alive, deadline):
+def run_java(job: dict[str, Any], alive: list[int], deadline: float) -> None:
     start_test = 0
     queue = list(alive)
     restarts = 0
@@ -222,7 +231,7 @@ def run_java(job, alive, deadline):
             job["run_timed_out"] = True
             return
         # where did it stop? the last variant/test with a record
-        reached = {}
+        reached: dict[int, int] = {}
         for _kind, ident, test, _rest in read_results("dt_results.txt"):
             reached[ident] = max(reached.get(ident, -1), test)
         finished = [ident for ident in queue if reached.get(ident, -1) >= job["tests"] - 1]
@@ -245,14 +254,14 @@ def run_java(job, alive, deadline):
         restarts += 1
 
 
-def main():
+def main() -> None:
     with open("job.json") as handle:
         job = json.load(handle)
     started = time.monotonic()
     deadline = started + job["deadline_s"]
     job.update(compile_seconds=0.0, compiles=0, loose=[], run_timed_out=False)
-    messages = {}
-    compiled = []
+    messages: dict[int, list[dict[str, Any]]] = {}
+    compiled: list[int] = []
     ran_seconds = 0.0
     runs = job["tests"] > 0 and job["run"]
     if job["language"] == "cpp":
@@ -271,7 +280,7 @@ def main():
             run_started = time.monotonic()
             run_java(job, compiled, deadline)
             ran_seconds = time.monotonic() - run_started
-    results = {}
+    results: dict[str, dict[str, dict[str, Any]]] = {}
     for kind, ident, test, rest in read_results("dt_results.txt"):
         record = results.setdefault(str(ident), {}).setdefault(str(test), {})
         fields = rest.split(" ", 2)

@@ -126,14 +126,18 @@ class EditContext:
         names: list[str] = []
         for node in self.tree.walk():
             if node.type in ("field_identifier", "identifier") and node.parent is not None:
-                declaration = node.parent
+                declaration: Node | None = node.parent
                 while declaration is not None and declaration.type in ("init_declarator", "variable_declarator",
                                                                        "pointer_declarator", "array_declarator",
                                                                        "reference_declarator"):  # fmt: skip
                     declaration = declaration.parent
-                if declaration is not None and declaration.type == "field_declaration":
-                    if enclosing(node, CLASS_TYPES) is not None and not _is_function_declarator(node):
-                        names.append(self.tree.text(node))
+                if (
+                    declaration is not None
+                    and declaration.type == "field_declaration"
+                    and enclosing(node, CLASS_TYPES) is not None
+                    and not _is_function_declarator(node)
+                ):
+                    names.append(self.tree.text(node))
         return list(dict.fromkeys(names))
 
     @cached_property

@@ -97,7 +97,7 @@ def missing_token_repairs(ctx: EditContext) -> Iterator[Candidate]:
         if not node.is_missing or not ctx.wanted(line_of(node)):
             continue
         token = node.type
-        if not re.fullmatch(r"[;:)\]}(]|\w+", token) or token.isidentifier() and token != "while":
+        if not re.fullmatch(r"[;:)\]}(]|\w+", token) or (token.isidentifier() and token != "while"):
             continue
         start, _ = ctx.tree.span(node)
         yield ctx.replace_span(P_FIRST, "insert_missing_token", "syntax", line_of(node), start, start, token,
@@ -204,7 +204,7 @@ def _brace_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
                 continue
             following = next((n for n in range(number + 1, len(lines) + 1) if lines[n - 1].strip()), None)
             if following is None or _indent(lines[following - 1]) <= opening_indent:
-                start, end = _line_bounds(ctx.source, number)
+                _, end = _line_bounds(ctx.source, number)
                 yield ctx.replace_span(P_HIGH if closes == 0 else P_MID, "close_brace", "syntax", number, end, end,
                                        " }", "add the missing '}'", "unclosed parentheses")  # fmt: skip
                 closes += 1
@@ -263,9 +263,7 @@ def comment_repairs(ctx: EditContext, lexed: _Tokens, compiles: bool) -> Iterato
         elif token.kind == "symbol" and token.text == "#" and ctx.wanted(line):
             yield ctx.replace_span(P_HIGH, "fix_comment_mark", "syntax", line, token.start, token.end, "//",
                                    "'#' -> '//'", "illegal comment")  # fmt: skip
-        elif token.kind == "symbol" and token.text == "*" and source.startswith("*/", token.start) and ctx.wanted(
-            line
-        ):
+        elif token.kind == "symbol" and token.text == "*" and source.startswith("*/", token.start) and ctx.wanted(line):
             yield ctx.replace_span(P_HIGH, "drop_comment_mark", "syntax", line, token.start, token.start + 2, "",
                                    "drop the stray '*/'", "illegal comment")  # fmt: skip
         elif token.kind == "comment" and (ctx.wanted(line) or undeclared):
@@ -289,7 +287,7 @@ def assignment_repairs(ctx: EditContext) -> Iterator[Candidate]:
         in_condition = parent is not None and (
             parent.type in ("condition_clause", "parenthesized_expression", "binary_expression", "unary_expression",
                             "conditional_expression", "ternary_expression", "argument_list", "return_statement")
-            or parent.type == "for_statement" and parent.child_by_field_name("condition") == node
+            or (parent.type == "for_statement" and parent.child_by_field_name("condition") == node)
         )  # fmt: skip
         if in_condition:
             yield ctx.edit_at(P_FIRST, "assignment_to_comparison", "syntax", operator, "==", "'=' -> '=='",
@@ -434,11 +432,15 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
         for priority, new, bug in replacements:
             description = f"'{symbol}' -> '{new or '(nothing)'}'"
             # every use on the line, then every use in the program, then each use alone
-            on_line = re.sub(pattern, lambda m, new=new: m.group(0)[: len(m.group(0)) - len(symbol)] + new, text)
+
+            def renamed_use(match: re.Match[str], new: str = new, cut: int = len(symbol)) -> str:
+                return match.group(0)[: len(match.group(0)) - cut] + new
+
+            on_line = re.sub(pattern, renamed_use, text)
             if on_line != text:
                 yield ctx.replace_span(priority, "rename_reference", "reference", line, start, end, on_line,
                                        description, bug)  # fmt: skip
-            renamed = re.sub(pattern, lambda m, new=new: m.group(0)[: len(m.group(0)) - len(symbol)] + new, source)
+            renamed = re.sub(pattern, renamed_use, source)
             if renamed != source:
                 yield ctx.make(priority + 1, "rename_reference", "reference", line, description + " everywhere",
                                renamed, bug)  # fmt: skip
@@ -484,7 +486,7 @@ def foreign_word_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate
             call = re.match(r"len\s*\(([^()]*)\)", ctx.source[token.start :])
             if call:
                 inner = call.group(1).strip()
-                for member in (("size()",) if ctx.language == "cpp" else ("length", "length()", "size()")):
+                for member in ("size()",) if ctx.language == "cpp" else ("length", "length()", "size()"):
                     yield ctx.replace_span(P_HIGH, "translate_keyword", "reference", token.line, token.start,
                                            token.start + call.end(), f"{inner}.{member}",
                                            f"'len({inner})' -> '{inner}.{member}'", "illegal keywords")  # fmt: skip
@@ -527,6 +529,13 @@ def syntax_mutations(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
                 _, condition_end = ctx.tree.span(condition)
                 yield ctx.replace_span(P_LOW, "empty_body", "syntax", line, condition_end, condition_end, ";",
                                        "';' right after the header", "illegal separation")  # fmt: skip
+    yield from _token_mutations(ctx, lexed)
+    yield from _operator_mutations(ctx)
+
+
+def _token_mutations(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+    """Syntax mutations of single tokens: quotes, closing brackets, comment marks, access-specifier colons."""
+    source = ctx.source
     for token in lexed.all:
         if not ctx.wanted(token.line):
             continue
@@ -546,6 +555,10 @@ def syntax_mutations(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
                 yield ctx.replace_span(P_MID, "drop_colon", "syntax", token.line, token.end + colon,
                                        token.end + colon + 1, "", f"drop the ':' after '{token.text}'",
                                        "missing colons")  # fmt: skip
+
+
+def _operator_mutations(ctx: EditContext) -> Iterator[Candidate]:
+    """'==' and '=' swapped where the other one still parses."""
     for node in ctx.tree.named("binary_expression"):
         operator = operator_token(node)
         if operator is not None and operator.type == "==" and ctx.wanted(line_of(node)):
@@ -553,18 +566,40 @@ def syntax_mutations(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
                               "misused == or =")  # fmt: skip
     for node in ctx.tree.named("assignment_expression"):
         operator = operator_token(node)
-        if operator is not None and operator.type == "=" and ctx.wanted(line_of(node)):
-            if node.parent is not None and node.parent.type == "expression_statement":
-                yield ctx.edit_at(P_MID, "assignment_to_comparison", "syntax", operator, "==", "'=' -> '=='",
-                                  "misused == or =")  # fmt: skip
+        if (
+            operator is not None
+            and operator.type == "="
+            and ctx.wanted(line_of(node))
+            and node.parent is not None
+            and node.parent.type == "expression_statement"
+        ):
+            yield ctx.edit_at(
+                P_MID, "assignment_to_comparison", "syntax", operator, "==", "'=' -> '=='", "misused == or ="
+            )
 
 
 _INJECTED_WORDS = {
-    "cpp": {"int": ("var", "def", "let"), "auto": ("var", "let"), "nullptr": ("null", "None"), "NULL": ("None",),
-            "true": ("True",), "false": ("False",), "bool": ("boolean",), "string": ("String",),
-            "this": ("self",)},  # fmt: skip
-    "java": {"int": ("def", "let"), "boolean": ("bool",), "String": ("string",), "null": ("None", "nullptr"),
-             "true": ("True",), "false": ("False",), "this": ("self",), "var": ("auto",)},  # fmt: skip
+    "cpp": {
+        "int": ("var", "def", "let"),
+        "auto": ("var", "let"),
+        "nullptr": ("null", "None"),
+        "NULL": ("None",),
+        "true": ("True",),
+        "false": ("False",),
+        "bool": ("boolean",),
+        "string": ("String",),
+        "this": ("self",),
+    },
+    "java": {
+        "int": ("def", "let"),
+        "boolean": ("bool",),
+        "String": ("string",),
+        "null": ("None", "nullptr"),
+        "true": ("True",),
+        "false": ("False",),
+        "this": ("self",),
+        "var": ("auto",),
+    },
 }
 _INJECTED_MEMBERS = {
     "cpp": {"size": "length", "push_back": "push", "empty": "isEmpty", "substr": "substring", "count": "contains"},
@@ -597,15 +632,14 @@ def reference_mutations(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]
                                   "undefined objects")  # fmt: skip
                 break
     for node in ctx.tree.named("call_expression", "method_invocation"):
-        name = node.child_by_field_name("name") if node.type == "method_invocation" else node.child_by_field_name(
-            "function")  # fmt: skip
-        if name is None or name.type not in ("identifier",) or not ctx.wanted(line_of(node)):
+        callee = node.child_by_field_name("name" if node.type == "method_invocation" else "function")
+        if callee is None or callee.type not in ("identifier",) or not ctx.wanted(line_of(node)):
             continue
-        called = ctx.tree.text(name)
+        called = ctx.tree.text(callee)
         if called in ctx.methods:
             new = called + "Helper"
             if new not in ctx.words:
-                yield ctx.edit_at(P_MID, "undefined_method", "reference", name, new, f"'{called}' -> '{new}'",
+                yield ctx.edit_at(P_MID, "undefined_method", "reference", callee, new, f"'{called}' -> '{new}'",
                                   "undefined methods")  # fmt: skip
     for node in ctx.tree.named("return_statement"):
         if node.named_children and ctx.wanted(line_of(node)):

@@ -5,6 +5,7 @@ and members, and statement deletion, swap and ``break``/``continue``."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from difflib import SequenceMatcher
@@ -26,6 +27,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     line_of,
     operator_token,
 )
+from debugtutor.analysis.edits._base import EditCategory
 
 # Ordered by how often the swap is the real mistake: strictness first, then direction, then negation.
 COMPARISON_SWAPS: dict[str, tuple[str, ...]] = {
@@ -302,7 +304,7 @@ def off_by_one_edits(ctx: EditContext) -> Iterator[Candidate]:
         if "\n" in text or len(text) > 80 or node.type in ("string_literal", "true", "false", "null_literal"):
             continue
         bug = "faulty indexing" if role == "index" else "condition error" if role == "bound" else "variable error"
-        category = "reference" if role == "index" else "logic"
+        category: EditCategory = "reference" if role == "index" else "logic"
         priority = P_MID if role in ("index", "bound", "start") else P_LOW
         for delta in (-1, 1):
             new = _plus(text, delta)
@@ -314,8 +316,8 @@ def name_swap_edits(ctx: EditContext) -> Iterator[Candidate]:
     """Library names and keywords a bug swaps for a sibling (``min``/``max``, ``first``/``second``, ``true``/``false``,
     ``break``/``continue`` ...)."""
     for node in ctx.tree.walk():
-        if not node.children and node.type in (*_IDENTIFIER_TYPES, "true", "false", "break", "continue",
-                                                "type_identifier", "namespace_identifier") or node.type in (
+        if (not node.children and node.type in (*_IDENTIFIER_TYPES, "true", "false", "break", "continue",
+                                                "type_identifier", "namespace_identifier")) or node.type in (
                                                 "break_statement", "continue_statement"):  # fmt: skip
             if node.type in ("break_statement", "continue_statement"):
                 node = node.children[0]
@@ -382,9 +384,15 @@ def statement_edits(ctx: EditContext) -> Iterator[Candidate]:
         text = ctx.tree.text(node)
         declares = node.type in ("declaration", "local_variable_declaration")
         if not declares and node.type != "return_statement":
-            yield ctx.delete_node(P_LOW if node.type in ("expression_statement", "break_statement",
-                                                         "continue_statement") else P_LAST,
-                                  "delete_statement", "logic", node, f"delete '{_short(text)}'", "other error")  # fmt: skip
+            simple = node.type in ("expression_statement", "break_statement", "continue_statement")
+            yield ctx.delete_node(
+                P_LOW if simple else P_LAST,
+                "delete_statement",
+                "logic",
+                node,
+                f"delete '{_short(text)}'",
+                "other error",
+            )
         following = node.next_named_sibling
         if following is not None and following.type not in ("comment",) and line_of(following) != line:
             if following.type in BLOCK_TYPES or declares:
@@ -404,7 +412,7 @@ def argument_edits(ctx: EditContext) -> Iterator[Candidate]:
         arguments = node.named_children
         if len(arguments) < 2 or not ctx.wanted(line_of(node)):
             continue
-        for first, second in zip(arguments, arguments[1:]):
+        for first, second in itertools.pairwise(arguments):
             if ctx.tree.text(first) == ctx.tree.text(second):
                 continue
             yield ctx.swap_nodes(P_LAST, "swap_arguments", "logic", first, second,

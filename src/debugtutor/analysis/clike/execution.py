@@ -19,7 +19,7 @@ from debugtutor.analysis.clike.harness import CallOutcome, Variant, VariantResul
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
 from debugtutor.analysis.execution import ExecutionFacts, TestRun
 from debugtutor.analysis.static import Diagnostic
-from debugtutor.sandbox import ExceptionInfo, LeetCodeCall, Status, isolation_level
+from debugtutor.sandbox import CompareMode, ExceptionInfo, LeetCodeCall, Status, isolation_level
 
 
 @dataclass
@@ -62,7 +62,7 @@ async def acollect_compiled_facts(
     *,
     method: str | None = None,
     per_test_s: float = 1.0,
-    compare: str = "exact",
+    compare: CompareMode = "exact",
 ) -> CompiledFacts:
     """Compile ``code`` (plain and probed) and run it on ``calls``; see the module docstring."""
     batch = await arun_variants(

@@ -38,15 +38,15 @@ from debugtutor.analysis.clike.syntax_tree import (
     CompiledLanguage,
     SyntaxTree,
     enclosing,
-    line_of,
     imbalance,
+    line_of,
     parse,
 )
 from debugtutor.errors import InputError
-from debugtutor.sandbox import LeetCodeCall, Limits, ProgramRequest, Status, arun
+from debugtutor.sandbox import CompareMode, LeetCodeCall, Limits, ProgramRequest, Status, arun
 
 # The sandbox's own LeetCode harness builders: variants are called exactly as a LeetCodeRequest calls them.
-from debugtutor.sandbox import _leetcode_cpp as sandbox_cpp  # noqa: I001
+from debugtutor.sandbox import _leetcode_cpp as sandbox_cpp
 from debugtutor.sandbox import _leetcode_java as sandbox_java
 from debugtutor.sandbox._programs import _leetcode_matches as values_match
 
@@ -62,7 +62,15 @@ JVM_FLAGS = [
     "-XX:CompressedClassSpaceSize=64m",
     "-XX:MaxMetaspaceSize=256m",
 ]
-JAVAC = ["javac", "-J-Xmx512m", *(f"-J{flag}" for flag in JVM_FLAGS), "-encoding", "UTF-8", "-proc:none", "--should-stop=ifError=FLOW"]
+JAVAC = [
+    "javac",
+    "-J-Xmx512m",
+    *(f"-J{flag}" for flag in JVM_FLAGS),
+    "-encoding",
+    "UTF-8",
+    "-proc:none",
+    "--should-stop=ifError=FLOW",
+]
 JAVA = ["java", "-Xmx512m", *JVM_FLAGS]
 JAVA_IMPORTS = "import java.util.*; import java.util.function.*; import java.util.stream.*; import java.math.*; "
 JOB_MEMORY_MB = 3072
@@ -163,8 +171,8 @@ def same_compile(first: VariantResult, second: VariantResult) -> bool:
 
 
 def signature_of(code: str, language: CompiledLanguage, method: str | None) -> Signature:
-    """The called method of ``code`` (as a :class:`~debugtutor.sandbox.LeetCodeRequest` would choose it); InputError when
-    its signature is one the harness cannot call."""
+    """The called method of ``code`` (as a :class:`~debugtutor.sandbox.LeetCodeRequest` would choose it);
+    InputError when its signature is one the harness cannot call."""
     builder = sandbox_cpp if language == "cpp" else sandbox_java
     chosen = builder.pick_method(code, method)
     types, returns = sandbox_cpp.checked_signature(chosen, builder.parse_type)
@@ -246,9 +254,7 @@ def _cpp_arguments(signature: Signature, calls: Sequence[LeetCodeCall]) -> tuple
     names: list[list[str]] = []
     for index, call in enumerate(calls):
         values = sandbox_cpp.call_values(chosen, types, {"args": call.args}, index)
-        literals = sandbox_cpp.argument_literals(
-            chosen, types, values, sandbox_cpp._literal, lambda vtype: vtype.cpp()
-        )
+        literals = sandbox_cpp.argument_literals(chosen, types, values, sandbox_cpp._literal, lambda vtype: vtype.cpp())
         row = []
         for position, (type_name, literal) in enumerate(literals):
             name = f"dt_arg_{index}_{position}"
@@ -371,9 +377,7 @@ def _java_arguments(signature: Signature, calls: Sequence[LeetCodeCall]) -> tupl
     names: list[list[str]] = []
     for index, call in enumerate(calls):
         values = sandbox_cpp.call_values(chosen, types, {"args": call.args}, index)
-        literals = sandbox_cpp.argument_literals(
-            chosen, types, values, sandbox_java._literal, sandbox_java.java_type
-        )
+        literals = sandbox_cpp.argument_literals(chosen, types, values, sandbox_java._literal, sandbox_java.java_type)
         row = []
         for position, (type_name, literal) in enumerate(literals):
             name = f"a{index}_{position}"
@@ -448,7 +452,7 @@ def _java_job(
 # ---------------------------------------------------------------------------------------------------------------
 # Running a batch.
 
-_SIGNALS = {6: "abort", 8: "SIGFPE", 11: "SIGSEGV", 7: "SIGBUS", 4: "SIGILL", 9: "SIGKILL"}
+_SIGNALS = {"6": "abort", "8": "SIGFPE", "11": "SIGSEGV", "7": "SIGBUS", "4": "SIGILL", "9": "SIGKILL"}
 _TIMEOUT_SIGNALS = {"27", "14", "24", "timeout"}
 
 
@@ -494,7 +498,7 @@ def _line(text: Any) -> int | None:
 
 
 def _call_outcome(
-    index: int, record: dict[str, Any] | None, call: LeetCodeCall, compare: str, instrumented: bool
+    index: int, record: dict[str, Any] | None, call: LeetCodeCall, compare: CompareMode, instrumented: bool
 ) -> CallOutcome:
     expected = json.dumps(call.expected) if call.expected is not None else None
     if record is None:
@@ -560,7 +564,7 @@ async def arun_variants(
     warnings: bool = False,
     run: bool = True,
     deadline_s: float = 60.0,
-    compare: str = "exact",
+    compare: CompareMode = "exact",
     unbalanced_variants: str = "alone",
 ) -> BatchResult:
     """Compile ``variants`` together and run each on ``calls``; one :class:`VariantResult` per variant, in order.
@@ -631,9 +635,9 @@ async def arun_variants(
     variants_out = []
     for ident, variant in enumerate(variants):
         found = _messages(messages.get(str(ident), []))
-        problem = problems.get(ident)
-        if problem is not None and unbalanced_variants != "alone":
-            found = [CompilerMessage(line=problem[0], column=0, severity="error", message=problem[1])]
+        imbalanced = problems.get(ident)
+        if imbalanced is not None and unbalanced_variants != "alone":
+            found = [CompilerMessage(line=imbalanced[0], column=0, severity="error", message=imbalanced[1])]
         result = VariantResult(compiled=ident in compiled, messages=found, harness_error=harness_error)
         if result.compiled and tests:
             records = results.get(str(ident), {})
@@ -641,8 +645,10 @@ async def arun_variants(
                 _call_outcome(index, records.get(str(index)), call, compare, variant.instrument)
                 for index, call in enumerate(calls)
             ]
-        elif not result.compiled and any(m.in_harness for m in found) and not any(
-            m.severity == "error" and not m.in_harness for m in found
+        elif (
+            not result.compiled
+            and any(m.in_harness for m in found)
+            and not any(m.severity == "error" and not m.in_harness for m in found)
         ):
             result.harness_error = "; ".join(m.message for m in found if m.in_harness)[:500]
         variants_out.append(result)

@@ -82,8 +82,9 @@ def _stack(
     for wanted in chosen:
         options = [
             edit
-            for edit in candidate_edits(current, language, lines=[wanted.line], categories=categories,
-                                        direction="mutate")  # fmt: skip
+            for edit in candidate_edits(
+                current, language, lines=[wanted.line], categories=categories, direction="mutate"
+            )
             if edit.operator == wanted.operator and (operators is None or edit.operator in operators)
         ]
         match = next((e for e in options if e.description == wanted.description), options[0] if options else None)

@@ -16,6 +16,7 @@ is confirmed by a :class:`~debugtutor.sandbox.LeetCodeRequest` before it counts.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
@@ -31,14 +32,14 @@ from debugtutor.analysis.repair import (
     Repair,
     RepairBudget,
     RepairSearch,
-    _Verdict,
     _line_map,
     _search,
+    _Verdict,
     changed_original_lines,
     unified_diff,
 )
 from debugtutor.analysis.static import Diagnostic
-from debugtutor.sandbox import LeetCodeCall, LeetCodeRequest, Limits, Status, arun
+from debugtutor.sandbox import CompareMode, LeetCodeCall, LeetCodeRequest, Limits, Status, arun
 
 FIRST_PASS_TEST_S = 0.25
 MAX_FIX_ROUNDS = 4
@@ -63,7 +64,7 @@ class CompiledVerifier:
     method: str | None
     signature_source: str
     per_test_s: float
-    compare: str = "exact"
+    compare: CompareMode = "exact"
     jobs: int = 0
     compiles: int = 0
     compile_seconds: float = 0.0
@@ -164,7 +165,7 @@ def _span_of(base: str, edited: str) -> tuple[int, int, str]:
 def merge_edits(base: str, edited: Sequence[str]) -> str | None:
     """Apply several single-span edits of ``base`` together; None when two of them overlap."""
     spans = sorted((_span_of(base, text) for text in edited), key=lambda span: span[0])
-    for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
+    for (_, end, _), (start, _, _) in itertools.pairwise(spans):
         if start < end + 1:
             return None
     merged = base
@@ -185,11 +186,26 @@ def _applied(edit: Edit, original_line: int | None, made_it_compile: bool) -> Ap
     )
 
 
+def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list[int]) -> list[Edit]:
+    """Syntax and reference edits near each line with a blocking error, the most plausible few per line."""
+    wanted = {line + delta for line in errors for delta in (-2, -1, 0, 1)}
+    by_site: dict[int, list[Edit]] = {}
+    for edit in verifier.proposer()(current, lines=wanted, categories=("syntax", "reference")):
+
+        def distance(line: int, edit: Edit = edit) -> float:
+            return abs(line - edit.line) + (0.5 if edit.line > line else 0)
+
+        site = min(errors, key=distance)
+        if len(by_site.setdefault(site, [])) < EDITS_PER_SITE and normal_form(edit.source) is not None:
+            by_site[site].append(edit)
+    return [edit for site in errors for edit in by_site.get(site, [])]
+
+
 async def _compile_fix_rounds(
     code: str, verifier: CompiledVerifier, budget: RepairBudget, started: float
 ) -> tuple[str, list[AppliedEdit], Repair | None, int]:
     """(the program after the rounds, the edits applied, a fix if one passed every test, candidates verified)."""
-    current, applied = code, []
+    current, applied = code, list[AppliedEdit]()
     verified = 0
     for _ in range(MAX_FIX_ROUNDS):
         if time.monotonic() - started > budget.max_seconds:
@@ -197,13 +213,7 @@ async def _compile_fix_rounds(
         errors = verifier.blocking_lines(current)
         if not errors:
             break
-        wanted = {line + delta for line in errors for delta in (-2, -1, 0, 1)}
-        by_site: dict[int, list[Edit]] = {}
-        for edit in verifier.proposer()(current, lines=wanted, categories=("syntax", "reference")):
-            site = min(errors, key=lambda line, edit=edit: abs(line - edit.line) + (0.5 if edit.line > line else 0))
-            if len(by_site.setdefault(site, [])) < EDITS_PER_SITE and normal_form(edit.source) is not None:
-                by_site[site].append(edit)
-        edits = [edit for site in errors for edit in by_site.get(site, [])]
+        edits = _edits_per_error_site(verifier, current, errors)
         if not edits:
             break
         remaining = max(5.0, budget.max_seconds - (time.monotonic() - started))
@@ -270,7 +280,7 @@ async def arepair_compiled(
     suspicious_lines: Sequence[int] = (),
     budget: RepairBudget | None = None,
     localize: Callable[[str], Awaitable[list[int]]] | None = None,
-    compare: str = "exact",
+    compare: CompareMode = "exact",
     confirm: bool = True,
 ) -> RepairSearch:
     """Search for fixes of a C++/Java ``code`` that pass every call in ``calls`` (see the module docstring)."""
@@ -282,7 +292,12 @@ async def arepair_compiled(
 
     async def confirmed(source: str) -> bool:
         request = LeetCodeRequest(
-            code=source, calls=calls, lang=language, method=method, limits=limits, compare=compare,  # type: ignore[arg-type]
+            code=source,
+            calls=calls,
+            lang=language,
+            method=method,
+            limits=limits,
+            compare=compare,
         )
         return (await arun(request)).status == Status.passed
 
@@ -291,6 +306,8 @@ async def arepair_compiled(
     if original.all_passed:
         return RepairSearch(executions=1, seconds=round(time.monotonic() - started, 3), tests_total=original.total,
                             tests_passed_before=original.total, sandbox_runs=verifier.jobs)  # fmt: skip
+    prefix: list[AppliedEdit]
+    found: Repair | None
     current, prefix, found, verified = code, [], None, 0
     compile_fix: Repair | None = None
     if not original.compiles:
@@ -298,11 +315,10 @@ async def arepair_compiled(
         executions += verified
         if prefix and current != code and not verifier.blocking_lines(current):
             compile_fix = _repair(code, current, prefix, executions, started)
-    if found is not None:
-        if not confirm or await confirmed(found.source):
-            return RepairSearch(repairs=[found], executions=executions, seconds=round(time.monotonic() - started, 3),
-                                candidates=executions, sandbox_runs=verifier.jobs, tests_total=len(calls),
-                                compile_fix=found)  # fmt: skip
+    if found is not None and (not confirm or await confirmed(found.source)):
+        return RepairSearch(repairs=[found], executions=executions, seconds=round(time.monotonic() - started, 3),
+                            candidates=executions, sandbox_runs=verifier.jobs, tests_total=len(calls),
+                            compile_fix=found)  # fmt: skip
     left = budget.max_seconds - (time.monotonic() - started)
     if left <= 1.0 or not calls:
         return RepairSearch(executions=executions, seconds=round(time.monotonic() - started, 3), candidates=executions,
@@ -320,7 +336,7 @@ async def arepair_compiled(
         confirm=confirmed if confirm else None,
         suspicious_lines=ranked,
         budget=budget.model_copy(update={"max_seconds": left, "max_executions": budget.max_executions - executions}),
-        proposer=verifier.proposer(),  # type: ignore[arg-type]
+        proposer=verifier.proposer(),
         localize=localize,
         normal_form=normal_form,
     )

@@ -72,7 +72,9 @@ STATEMENT_TYPES: dict[str, frozenset[str]] = {
 }
 LOOP_TYPES = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement", "enhanced_for_statement"})
 BLOCK_TYPES = frozenset({"compound_statement", "block"})
-FUNCTION_TYPES = frozenset({"function_definition", "method_declaration", "constructor_declaration", "lambda_expression"})
+FUNCTION_TYPES = frozenset(
+    {"function_definition", "method_declaration", "constructor_declaration", "lambda_expression"}
+)
 CLASS_TYPES = frozenset({"class_specifier", "struct_specifier", "class_declaration", "interface_declaration"})
 DECISION_TYPES = frozenset({"if_statement", "while_statement", "for_statement", "do_statement", "switch_statement"})
 
