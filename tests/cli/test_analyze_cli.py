@@ -86,3 +86,20 @@ def test_analyze_human_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "Tests: 1 of 2 pass." in out
     assert "Failing tests" in out and "Suspicious lines" in out
     assert "Repair found" in out
+
+
+@pytest.mark.slow
+def test_analyze_java_with_examples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    program = tmp_path / "Solution.java"
+    program.write_text(
+        "class Solution {\n    public int triple(int x) {\n        return x * 2;\n    }\n}\n", encoding="utf-8"
+    )
+    examples = tmp_path / "examples.txt"
+    examples.write_text("Input: x = 1\nOutput: 3\n\nInput: x = 0\nOutput: 0\n", encoding="utf-8")
+    code, out, _ = run_cli(["analyze", str(program), "--tests", str(examples), "--json", "--budget-s", "60"], capsys)
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["failing_tests"] == [0]
+    assert payload["tests"][0]["actual"] == "2" and payload["tests"][0]["expected"] == "3"
+    assert payload["suspicious_lines"][0]["line"] == 3
+    assert payload["repair"] is not None and "+        return x * 3;" in payload["repair"]["diff"]

@@ -1,0 +1,91 @@
+"""C++/Java back-end pieces that compile and run in the sandbox: the batched harness, mutation, the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from debugtutor.analysis.clike.harness import Variant, run_variants
+from debugtutor.analysis.engine import AnalysisBudget, analyze
+from debugtutor.analysis.mutation import mutate
+from debugtutor.sandbox import LeetCodeCall, Status
+
+CPP = """class Solution {
+public:
+    int sumAbove(vector<int>& nums, int k) {
+        int total = 0;
+        for (int i = 0; i < nums.size(); i++) {
+            if (nums[i] > k) total += nums[i];
+        }
+        return total;
+    }
+};
+"""
+JAVA = """class Solution {
+    public int sumAbove(int[] nums, int k) {
+        int total = 0;
+        for (int i = 0; i < nums.length; i++) {
+            if (nums[i] > k) total += nums[i];
+        }
+        return total;
+    }
+}
+"""
+CALLS = [
+    LeetCodeCall(args={"nums": [1, 5, 3], "k": 2}, expected=8),
+    LeetCodeCall(args={"nums": [4, 4], "k": 4}, expected=0),
+    LeetCodeCall(args={"nums": [], "k": 0}, expected=0),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language,code", [("cpp", CPP), ("java", JAVA)])
+def test_one_job_verifies_many_variants(language: str, code: str) -> None:
+    wrong = code.replace("nums[i] > k", "nums[i] >= k")
+    broken = code.replace("int total = 0;", "int total = 0")
+    past_end = code.replace("i < nums", "i <= nums")
+    batch = run_variants(
+        language,  # type: ignore[arg-type]
+        [Variant(code), Variant(wrong), Variant(broken), Variant(past_end), Variant(code, instrument=True)],
+        CALLS,
+        method="sumAbove",
+    )
+    correct, wrong_result, broken_result, past_result, probed = batch.variants
+    assert correct.compiled and correct.passed == 3
+    assert wrong_result.compiled and [call.status for call in wrong_result.calls] == [
+        Status.passed,
+        Status.failed,
+        Status.passed,
+    ]
+    assert wrong_result.calls[1].actual == "8" and wrong_result.calls[1].expected == "0"
+    assert not broken_result.compiled and broken_result.errors
+    declared = code.count("\n", 0, code.index("int total")) + 1
+    assert broken_result.errors[0].line in (declared, declared + 1)  # the line missing ';' or the one after it
+    assert past_result.compiled and past_result.passed < 3  # the index past the end stops the call
+    assert any(call.error_type for call in past_result.calls if call.status != Status.passed)
+    body = code.count("\n", 0, code.index("if (nums[i]")) + 1
+    assert probed.passed == 3 and {declared, declared + 1, body} <= set(probed.calls[0].covered)
+    assert body not in probed.calls[2].covered  # the loop body never ran for the empty list
+    # all five variants in fewer compiler runs than variants (the broken one is dropped and the rest recompiled)
+    assert 1 <= batch.compiles < 5
+
+
+@pytest.mark.slow
+def test_mutants_are_verified_by_compiling_and_running() -> None:
+    mutants = mutate(JAVA, CALLS, language="java", method="sumAbove", count=6, seed=1)
+    assert len(mutants) >= 3
+    verdicts = run_variants("java", [Variant(m.source) for m in mutants], CALLS, method="sumAbove")
+    for mutant, result in zip(mutants, verdicts.variants):
+        assert mutant.source != JAVA and mutant.bug_types
+        # every mutant is a real bug: it fails to compile or fails one of the calls
+        assert not result.compiled or result.passed < len(CALLS), mutant.descriptions
+
+
+@pytest.mark.slow
+def test_engine_analyzes_and_repairs_cpp() -> None:
+    buggy = CPP.replace("total += nums[i]", "total -= nums[i]")
+    report = analyze(buggy, CALLS, budget=AnalysisBudget(repair_seconds=60.0), language="cpp", method="sumAbove")
+    assert report.test_report is not None and report.failing_tests == [0]
+    assert report.suspicious_lines and 6 in [item.line for item in report.suspicious_lines[:3]]
+    assert report.repair is not None
+    assert "total += nums[i]" in report.repair.source
+    assert report.repair.changed_lines == [6]
