@@ -145,9 +145,15 @@ def main() -> int:
     parser.add_argument("--tests-cache", type=Path, default=None, help="derived Code Repair tests, kept between runs")
     parser.add_argument("--throughput-programs", type=int, default=2)
     parser.add_argument("--candidates", type=int, default=16)
+    parser.add_argument(
+        "--exclude", type=Path, default=None, help="an earlier run's JSON output: leave out the items it measured"
+    )
     args = parser.parse_args()
     languages = [name for name in args.languages.split(",") if name]
     tasks: list[TaskName] = [name for name in args.tasks.split(",") if name]
+    measured: set[str] = set()
+    if args.exclude is not None:
+        measured = {row["id"] for row in json.loads(args.exclude.read_text(encoding="utf-8"))["items"]}
 
     started = time.perf_counter()
     pool = list(load_debugbench(args.data / "debugbench"))
@@ -161,7 +167,7 @@ def main() -> int:
                 continue
             found = build_items(task124, tasks=[task], languages=[language], split="test")
             rng.shuffle(found)
-            items_by[(task, language)] = found[: args.per_task]
+            items_by[(task, language)] = [item for item in found if item.id not in measured][: args.per_task]
     repair_records: list[DebugEvalRecord] = []
     if "code-repair" in tasks:
         for language in languages:
@@ -169,7 +175,7 @@ def main() -> int:
                             and split_of(i.slug, args.seed, args.train_fraction) == "test"})  # fmt: skip
             rng.shuffle(slugs)
             # more problems than needed: some give no deterministic tests or no failing buggy variant
-            chosen = set(slugs[: args.per_task * 2])
+            chosen = set(slugs[: args.per_task * (4 if measured else 2)])
             repair_settings = BuildSettings(
                 seed=args.seed,
                 train_fraction=args.train_fraction,
@@ -179,7 +185,11 @@ def main() -> int:
             )
             subset = [i for i in pool if i.slug in chosen]
             _, built, _ = build_from_debugbench(subset, repair_settings)
-            built = [r for r in built if r.language == language and r.split == "test"]
+            built = [
+                r
+                for r in built
+                if r.language == language and r.split == "test" and f"code-repair:{r.question_id}" not in measured
+            ]
             rng.shuffle(built)
             repair_records += built[: args.per_task]
             items = build_items(built[: args.per_task], tasks=["code-repair"], languages=[language], split="test")
