@@ -132,6 +132,53 @@ async def throughput(records: list[DebugEvalRecord], programs: int, candidates: 
     return {"programs": rows}
 
 
+def summarize(items_by: dict[tuple[TaskName, str], list[EvalItem]], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per task and language: the solver and the baseline with intervals, time per item, per-minor-type counts."""
+    results: dict[str, Any] = {}
+    for (task, language), items in sorted(items_by.items()):
+        ids = {item.id for item in items}
+        mine = [row for row in rows if row["id"] in ids]
+        seconds = sorted(row["seconds"] for row in mine)
+        entry: dict[str, Any] = {
+            "offline": interval([row["score"] for row in mine]),
+            "baseline": interval(baseline_scores(task, items)),
+            "target": TARGETS[task],
+            "published_best": PUBLISHED[task].get(language),
+            "errors": sum(1 for row in mine if row["error"]),
+            "seconds_per_item": {
+                "median": round(statistics.median(seconds), 1) if seconds else None,
+                "max": seconds[-1] if seconds else None,
+            },
+            "per_minor": {
+                minor: f"{sum(r['score'] for r in mine if r['minor'] == minor):.0f}/"
+                f"{sum(1 for r in mine if r['minor'] == minor)}"
+                for minor in sorted({str(r["minor"]) for r in mine})
+            },
+        }
+        if task == "code-repair":
+            fixed = sorted(row["seconds"] for row in mine if row["score"] > 0)
+            entry["seconds_per_repaired_bug"] = {
+                "median": round(statistics.median(fixed), 1) if fixed else None,
+                "p90": round(fixed[min(len(fixed) - 1, int(0.9 * len(fixed)))], 1) if fixed else None,
+                "repaired": len(fixed),
+            }
+        results[f"{task} {language}"] = entry
+    return results
+
+
+def pooled(outputs: list[Path], task124: list[DebugEvalRecord]) -> int:
+    """The table over the items of several runs (the gold answers and baselines from the same build)."""
+    rows = [row for path in outputs for row in json.loads(path.read_text(encoding="utf-8"))["items"]]
+    known = {item.id: item for item in build_items(task124, split="test")}
+    items_by: dict[tuple[TaskName, str], list[EvalItem]] = {}
+    for row in rows:
+        # Code Repair's baseline (the code unchanged) scores 0 whatever the item; its record is not rebuilt here
+        item = known.get(row["id"]) or EvalItem(id=row["id"], input={"task": row["task"]}, target=None)
+        items_by.setdefault((row["task"], row["language"]), []).append(item)
+    print(json.dumps({"runs": [str(path) for path in outputs], "results": summarize(items_by, rows)}))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
@@ -146,6 +193,9 @@ def main() -> int:
     parser.add_argument("--throughput-programs", type=int, default=2)
     parser.add_argument("--candidates", type=int, default=16)
     parser.add_argument(
+        "--summarize", type=Path, nargs="+", default=None, help="earlier runs' JSON outputs: pool their items, run none"
+    )
+    parser.add_argument(
         "--exclude", type=Path, default=None, help="an earlier run's JSON output: leave out the items it measured"
     )
     args = parser.parse_args()
@@ -159,6 +209,8 @@ def main() -> int:
     pool = list(load_debugbench(args.data / "debugbench"))
     settings = BuildSettings(seed=args.seed, train_fraction=args.train_fraction)
     task124, _, _ = build_from_debugbench(pool, settings)
+    if args.summarize:
+        return pooled(args.summarize, task124)
     items_by: dict[tuple[TaskName, str], list[EvalItem]] = {}
     rng = random.Random(args.seed)
     for language in languages:
@@ -203,35 +255,7 @@ def main() -> int:
     rows = asyncio.run(solve(everything, solver, args.concurrency))
     eval_s = time.perf_counter() - started
 
-    results: dict[str, Any] = {}
-    for (task, language), items in sorted(items_by.items()):
-        ids = {item.id for item in items}
-        mine = [row for row in rows if row["id"] in ids]
-        seconds = sorted(row["seconds"] for row in mine)
-        entry: dict[str, Any] = {
-            "offline": interval([row["score"] for row in mine]),
-            "baseline": interval(baseline_scores(task, items)),
-            "target": TARGETS[task],
-            "published_best": PUBLISHED[task].get(language),
-            "errors": sum(1 for row in mine if row["error"]),
-            "seconds_per_item": {
-                "median": round(statistics.median(seconds), 1) if seconds else None,
-                "max": seconds[-1] if seconds else None,
-            },
-            "per_minor": {
-                minor: f"{sum(r['score'] for r in mine if r['minor'] == minor):.0f}/"
-                f"{sum(1 for r in mine if r['minor'] == minor)}"
-                for minor in sorted({str(r["minor"]) for r in mine})
-            },
-        }
-        if task == "code-repair":
-            fixed = sorted(row["seconds"] for row in mine if row["score"] > 0)
-            entry["seconds_per_repaired_bug"] = {
-                "median": round(statistics.median(fixed), 1) if fixed else None,
-                "p90": round(fixed[min(len(fixed) - 1, int(0.9 * len(fixed)))], 1) if fixed else None,
-                "repaired": len(fixed),
-            }
-        results[f"{task} {language}"] = entry
+    results = summarize(items_by, rows)
     speed = asyncio.run(throughput(repair_records or [], args.throughput_programs, args.candidates))
     print(json.dumps({"settings": {k: str(v) for k, v in vars(args).items()}, "build_s": round(build_s, 1),
                       "eval_s": round(eval_s, 1), "results": results, "throughput": speed,
