@@ -12,6 +12,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from debugtutor import python_ast
+
 
 @dataclass(eq=False)
 class ListNode:
@@ -111,7 +113,7 @@ class MethodSignature:
 def solution_methods(code: str) -> list[MethodSignature]:
     """Public methods of ``class Solution`` in ``code`` (empty when it does not parse or has no such class)."""
     try:
-        tree = ast.parse(code)
+        tree = python_ast.parse(code)
     except (SyntaxError, ValueError):
         return []
     methods: list[MethodSignature] = []

@@ -18,6 +18,8 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from debugtutor import python_ast
+
 Formula = Literal["ochiai", "dstar", "tarantula"]
 
 # Weights of the evidence added to the spectrum score (which lies in [0, 1]); each tier dominates the ones below.
@@ -111,7 +113,7 @@ def statement_lines(source: str) -> tuple[set[int], set[int]]:
 
     For source that does not parse, every non-blank, non-comment line counts as a statement line."""
     try:
-        tree = ast.parse(source)
+        tree = python_ast.parse(source)
     except SyntaxError:
         lines = source.splitlines()
         return {n for n, text in enumerate(lines, 1) if text.strip() and not text.strip().startswith("#")}, set()
@@ -138,7 +140,7 @@ def statement_priors(source: str) -> dict[int, int]:
     or call with an operator, call or subscript in it), then plain initializations (``x = 0``, ``acc = []``), then
     headers of definitions. Source that does not parse gets no prior."""
     try:
-        tree = ast.parse(source)
+        tree = python_ast.parse(source)
     except SyntaxError:
         return {}
     priors: dict[int, int] = {}
@@ -163,7 +165,7 @@ def nesting_depths(source: str) -> dict[int, int]:
     """How many compound statements enclose each statement line (a deeper line runs under narrower conditions,
     so among equally suspicious lines it says more)."""
     try:
-        tree = ast.parse(source)
+        tree = python_ast.parse(source)
     except SyntaxError:
         return {}
     depths: dict[int, int] = {}
@@ -193,7 +195,7 @@ def nesting_depths(source: str) -> dict[int, int]:
 def enclosing_loop(source: str, line: int) -> int | None:
     """The header line of the innermost loop that contains ``line``, or None."""
     try:
-        tree = ast.parse(source)
+        tree = python_ast.parse(source)
     except SyntaxError:
         return None
     best: tuple[int, int] | None = None

@@ -36,6 +36,8 @@ from pydantic import BaseModel, ConfigDict
 from pyflakes import checker as pyflakes_checker
 from pyflakes import messages as pyflakes_messages
 
+from debugtutor import python_ast
+
 DiagnosticCategory = Literal["syntax", "reference", "suspicious-logic"]
 MajorCategory = Literal["syntax", "reference", "logic", "multiple"]
 
@@ -1043,7 +1045,7 @@ def check(source: str, *, preamble: Collection[str] = ()) -> list[Diagnostic]:
     found = [issue.diagnostic for issue in issues]
     if compiled is not None:
         try:
-            tree = ast.parse(compiled)
+            tree = python_ast.parse(compiled)
         except (SyntaxError, ValueError, RecursionError):
             tree = None
         if tree is not None:
