@@ -32,7 +32,12 @@ from typing import Any
 from debugtutor.debugeval.build import BuildReport, BuildSettings, _build_repairs
 from debugtutor.debugeval.debugbench import load_debugbench
 from debugtutor.debugeval.records import normalize_language
-from debugtutor.debugeval.tasks import build_eval_task, build_items
+from debugtutor.debugeval.tasks import build_items
+
+try:
+    from debugtutor.debugeval.tasks import build_eval_task
+except ImportError:  # versions before the arenas shared one shape called it make_task (same arguments)
+    from debugtutor.debugeval.tasks import make_task as build_eval_task  # type: ignore[attr-defined,no-redef]
 from debugtutor.runs import run_task
 
 REPO = Path(__file__).resolve().parents[1]

@@ -62,10 +62,13 @@ def test_eval_on_the_built_in_sample_and_resume(tmp_path: Path, capsys: pytest.C
 
 
 def test_human_table_and_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, stdout, _ = run_cli(
+    code, stdout, stderr = run_cli(
         ["debugeval", "eval", "--task", "code-review", "--lang", "python", "--runs-dir", str(tmp_path)], capsys
     )
-    assert code == 0 and "code-review" in stdout and "Table IV" in stdout
+    if code != 0:  # name the item that failed (its recorded error), not just the exit code
+        errors = [line for path in tmp_path.glob("*/samples.jsonl") for line in path.read_text().splitlines()]
+        pytest.fail(f"exit {code}: {stderr[-800:]}\n" + "\n".join(e for e in errors if '"error":null' not in e)[-3000:])
+    assert "code-review" in stdout and "Table IV" in stdout
     code, _, stderr = run_cli(["debugeval", "eval", "--task", "sorting"], capsys)
     assert code == 2 and "unknown task" in stderr
     code, _, stderr = run_cli(["debugeval", "eval", "--solver", "llm"], capsys)

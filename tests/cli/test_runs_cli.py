@@ -117,3 +117,30 @@ def test_run_options_run_a_task(tmp_path: Path) -> None:
     result = options.run(_toy_task())
     assert result.summary["counts"] == {"items": 2, "done": 2, "errors": 0}
     assert result.run_dir.parent == tmp_path
+
+
+def test_an_incomplete_run_decides_only_its_own_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from debugtutor.cli import main as cli_main
+
+    def solve(item: EvalItem) -> object:
+        if item.input == 1:
+            raise ValueError("cannot solve this one")
+        return item.target
+
+    task = EvalTask(
+        name="half-broken",
+        items=[EvalItem(id=str(n), input=n, target=True) for n in range(3)],
+        solver=solve,
+        scorer=lambda item, output: float(output),
+    )
+    assert RunOptions(runs_dir=tmp_path).run(task, report=False).status == "partial"
+    with pytest.raises(SystemExit) as this_line:
+        cli_main._exit_if_a_run_was_incomplete()
+    assert this_line.value.code == 1 and "--retry-errors" in capsys.readouterr().err
+    # an incomplete run left by an earlier command line in this process must not fail the next one
+    RunOptions(runs_dir=tmp_path, force=True).run(task, report=False)
+    cli_main.main(["--version"])  # (returns: a SystemExit would carry a failing code)
+    assert RunOptions(runs_dir=tmp_path, allow_errors=True).run(task, report=False).status == "partial"
+    cli_main._exit_if_a_run_was_incomplete()

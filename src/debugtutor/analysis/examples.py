@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from debugtutor import python_ast
 from debugtutor.analysis.leetcode import MethodSignature, TreeNode, entry_method, list_to_tree, solution_methods
 from debugtutor.sandbox import Language, LeetCodeCall, LeetCodeRequest, Limits, Status, run
 
@@ -73,11 +74,10 @@ def parse_value(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError:
         pass
-    import ast
 
     swapped = re.sub(r"\bnull\b", "None", re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", text)))
     try:
-        return ast.literal_eval(swapped)
+        return python_ast.literal_eval(swapped)
     except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
         raise ValueError(f"not a LeetCode value: {text[:80]!r}") from exc
 
@@ -343,7 +343,7 @@ def _defaults(code: str) -> dict[str, int]:
     import ast
 
     try:
-        tree = ast.parse(code)
+        tree = python_ast.parse(code)
     except (SyntaxError, ValueError):
         return {}
     found: dict[str, int] = {}
@@ -360,7 +360,7 @@ def _called_by_others(code: str) -> set[str]:
     import ast
 
     try:
-        tree = ast.parse(code)
+        tree = python_ast.parse(code)
     except (SyntaxError, ValueError):
         return set()
     called: set[str] = set()

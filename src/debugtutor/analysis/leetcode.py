@@ -12,6 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from debugtutor import python_ast
 from debugtutor.sandbox import Language, solution_signatures
 
 
@@ -124,7 +125,7 @@ def solution_methods(code: str, language: Language = "python") -> list[MethodSig
             for name, params in solution_signatures(code, language)
         ]
     try:
-        tree = ast.parse(code)
+        tree = python_ast.parse(code)
     except (SyntaxError, ValueError):
         return []
     methods: list[MethodSignature] = []

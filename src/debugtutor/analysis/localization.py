@@ -18,6 +18,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from debugtutor import python_ast
 from debugtutor.analysis.clike import syntax_tree as clike_tree
 from debugtutor.sandbox import Language
 
@@ -117,7 +118,7 @@ def statement_lines(source: str, language: Language = "python") -> tuple[set[int
     if language != "python":
         return clike_tree.parse(source, language).statement_lines()
     try:
-        tree = ast.parse(source)
+        tree = python_ast.parse(source)
     except SyntaxError:
         lines = source.splitlines()
         return {n for n, text in enumerate(lines, 1) if text.strip() and not text.strip().startswith("#")}, set()
@@ -146,7 +147,7 @@ def statement_priors(source: str, language: Language = "python") -> dict[int, in
     if language != "python":
         return clike_tree.statement_priors(clike_tree.parse(source, language))
     try:
-        tree = ast.parse(source)
+        tree = python_ast.parse(source)
     except SyntaxError:
         return {}
     priors: dict[int, int] = {}
@@ -173,7 +174,7 @@ def nesting_depths(source: str, language: Language = "python") -> dict[int, int]
     if language != "python":
         return clike_tree.nesting_depths(clike_tree.parse(source, language))
     try:
-        tree = ast.parse(source)
+        tree = python_ast.parse(source)
     except SyntaxError:
         return {}
     depths: dict[int, int] = {}
@@ -205,7 +206,7 @@ def enclosing_loop(source: str, line: int, language: Language = "python") -> int
     if language != "python":
         return clike_tree.enclosing_loop(clike_tree.parse(source, language), line)
     try:
-        tree = ast.parse(source)
+        tree = python_ast.parse(source)
     except SyntaxError:
         return None
     best: tuple[int, int] | None = None

@@ -15,12 +15,12 @@ Sampling is driven by ``seed`` only, so the same call returns the same mutants.
 
 from __future__ import annotations
 
-import ast
 import random
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Literal
 
+from debugtutor import python_ast
 from debugtutor.analysis.edits import ALL_CATEGORIES, Edit, candidate_edits
 from debugtutor.analysis.static import LEETCODE_PREAMBLE, reference_diagnostics
 from debugtutor.sandbox import Language, LeetCodeCall, PythonTestsRequest, Status, TestReport, run
@@ -89,7 +89,7 @@ class _Verifier:
         if not compiles:
             return category == "multiple"
         if category == "reference":
-            tree = ast.parse(source)
+            tree = python_ast.parse(source)
             if any(d.category == "reference" for d in reference_diagnostics(tree, preamble=self.preamble)):
                 return True
             report = self._report(source)

@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict
 from pyflakes import checker as pyflakes_checker
 from pyflakes import messages as pyflakes_messages
 
+from debugtutor import python_ast
 from debugtutor.sandbox import Language
 
 DiagnosticCategory = Literal["syntax", "reference", "suspicious-logic"]
@@ -1074,7 +1075,7 @@ def check(source: str, *, preamble: Collection[str] = (), language: Language = "
     found = [issue.diagnostic for issue in issues]
     if compiled is not None:
         try:
-            tree = ast.parse(compiled)
+            tree = python_ast.parse(compiled)
         except (SyntaxError, ValueError, RecursionError):
             tree = None
         if tree is not None:

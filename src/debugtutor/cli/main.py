@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 import traceback
+from typing import Any
 
 import typer
 from rich.markup import escape
@@ -121,26 +122,36 @@ def _click_exceptions() -> tuple[type[Exception], type[Exception], type[Exceptio
 _Exit, _Abort, _ClickException, _UsageError = _click_exceptions()
 
 
+def _take_incomplete_runs() -> list[Any]:
+    """The runs this command line left incomplete; only a command that ran one has imported the run options."""
+    run_options = sys.modules.get("debugtutor.cli.run_options")
+    return [] if run_options is None else run_options.take_incomplete_runs()
+
+
+def _exit_if_a_run_was_incomplete() -> None:
+    incomplete = _take_incomplete_runs()
+    if not incomplete:
+        return
+    from debugtutor.cli.run_options import describe_incomplete
+
+    for result in incomplete:
+        stderr.print(f"[red]error:[/red] {escape(describe_incomplete(result))}", highlight=False, soft_wrap=True)
+    sys.exit(1)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI; map debugtutor errors to one line and an exit code."""
     args = sys.argv[1:] if argv is None else argv
     state.debug = "--debug" in args
     state.json_mode = "--json" in args
     _prepare(args)
+    _take_incomplete_runs()  # (left over from an earlier command line in this process: not this one's business)
     try:
         # Without standalone mode click returns the code of a typer.Exit instead of raising it.
         code = app(args=args, standalone_mode=False, prog_name="debugtutor")
         if isinstance(code, int) and code:
             sys.exit(code)
-        from debugtutor.cli.run_options import describe_incomplete, incomplete_runs
-
-        incomplete = incomplete_runs()
-        if incomplete:
-            for result in incomplete:
-                stderr.print(
-                    f"[red]error:[/red] {escape(describe_incomplete(result))}", highlight=False, soft_wrap=True
-                )
-            sys.exit(1)
+        _exit_if_a_run_was_incomplete()
     except _Exit as exc:
         sys.exit(getattr(exc, "exit_code", 0))
     except _Abort:

@@ -2,7 +2,7 @@
 --force --allow-errors``, defined once so that all arenas spell and document them the same way.
 
 A run that ends ``partial`` or ``failed`` makes the command exit with code 1 after it has printed its results,
-unless ``--allow-errors`` is given (:func:`incomplete_runs` is what ``debugtutor.cli.main`` checks).
+unless ``--allow-errors`` is given (:func:`take_incomplete_runs` is what ``debugtutor.cli.main`` checks).
 
 Two ways to use them in a Typer command:
 
@@ -100,9 +100,13 @@ class RunOptions:
 _INCOMPLETE: list[RunResult] = []
 
 
-def incomplete_runs() -> list[RunResult]:
-    """Runs this process finished as ``partial`` or ``failed`` without ``--allow-errors`` (then the CLI exits 1)."""
-    return list(_INCOMPLETE)
+def take_incomplete_runs() -> list[RunResult]:
+    """Runs finished as ``partial`` or ``failed`` without ``--allow-errors`` since the last call (then the CLI exits
+    1); taking them clears the list, so one command line's incomplete run never decides the next one's exit code
+    (the tests and the web app run many command lines in one process)."""
+    taken = list(_INCOMPLETE)
+    _INCOMPLETE.clear()
+    return taken
 
 
 def describe_incomplete(result: RunResult) -> str:

@@ -44,9 +44,9 @@ def run(
     expect: Path | None = typer.Option(None, "--expect", help="Expected stdout: the run passes only if it matches."),
     float_tol: float | None = typer.Option(None, "--float-tol", help="Compare tokens with this float tolerance."),
     timeout: float | None = typer.Option(
-        None, "--timeout", min=0.01, help="Wall-clock seconds (per test with --tests) [default: the sandbox's]."
+        None, "--timeout", min=0.01, help="Wall-clock seconds (per test with --tests) \\[default: the sandbox's]."
     ),
-    memory: int | None = typer.Option(None, "--memory", min=16, help="Memory limit in MB [default: the sandbox's]."),
+    memory: int | None = typer.Option(None, "--memory", min=16, help="Memory limit in MB \\[default: the sandbox's]."),
     executor: str = typer.Option("local", "--executor", help="local | ray"),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:

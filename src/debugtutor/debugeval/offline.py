@@ -33,6 +33,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from debugtutor import python_ast
 from debugtutor.analysis.examples import example_calls, perturb_calls
 from debugtutor.analysis.execution import collect_execution_facts
 from debugtutor.analysis.leetcode import entry_method
@@ -343,7 +344,7 @@ def line_oddities(code: str) -> dict[int, float]:
     ``print`` inside a method, arithmetic with an identity operand (``x // 1``, ``x + 0``), a comparison of a value
     with itself. Weak evidence, below every static or runtime finding."""
     try:
-        tree = ast.parse(code)
+        tree = python_ast.parse(code)
     except (SyntaxError, ValueError):
         return {}
     odd: dict[int, float] = {}

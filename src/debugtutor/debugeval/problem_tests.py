@@ -36,6 +36,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
+from debugtutor import python_ast
 from debugtutor.analysis.examples import (
     ParsedExample,
     boundary_calls,
@@ -150,7 +151,7 @@ def code_language(code: str) -> LanguageName | None:
     """``python`` when the code parses as Python with a class, else the C++/Java reading that finds the methods of
     its ``class Solution``, else None."""
     try:
-        tree = ast.parse(code)
+        tree = python_ast.parse(code)
         if any(isinstance(node, ast.ClassDef) for node in tree.body):
             return "python"  # a Solution class, or the class a design problem asks for
     except (SyntaxError, ValueError):

@@ -11,11 +11,11 @@ same trees as Python dict literals, so :func:`read_program` accepts those as wel
 
 from __future__ import annotations
 
-import ast as python_ast
 import json
 from pathlib import Path
 from typing import Any
 
+from debugtutor import python_ast
 from debugtutor.errors import InputError, read_text
 from debugtutor.maze.ast import (
     Condition,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 from typing import overload
 
+from debugtutor import python_ast
 from debugtutor.sandbox._isolation import isolation_level
 from debugtutor.sandbox._pool import SandboxPool, default_pool
 from debugtutor.sandbox._programs import outputs_match
@@ -103,7 +104,7 @@ def solution_signatures(code: str, lang: Language = "python") -> list[tuple[str,
         import ast
 
         try:
-            tree = ast.parse(code)
+            tree = python_ast.parse(code)
         except SyntaxError:
             return []
         return [

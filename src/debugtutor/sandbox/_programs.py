@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from debugtutor import python_ast
 from debugtutor.errors import InputError
 from debugtutor.sandbox import _leetcode_cpp, _leetcode_java, _test_plans, _value_codec
 from debugtutor.sandbox._records import (
@@ -631,7 +632,7 @@ def _only_public_method(code: str) -> str | None:
     import ast
 
     try:
-        tree = ast.parse(code)
+        tree = python_ast.parse(code)
     except (SyntaxError, ValueError):
         return None
     for cls in tree.body:

@@ -22,6 +22,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from debugtutor import python_ast
+
 PROBE_FUNCTION = "__dt_probe__"
 """The name the judge expression calls to read probe ``j``'s value (raising what the probe raised)."""
 
@@ -106,7 +108,7 @@ def _bindings(code: str, setup: str, statements: tuple[str, ...]) -> Bindings:
     imported: dict[str, str] = {}
     for source in (code, setup, *statements):
         try:
-            tree = ast.parse(source)
+            tree = python_ast.parse(source)
         except (SyntaxError, ValueError):
             continue
         _collect(tree.body, program, imported)
@@ -187,7 +189,7 @@ def plan_test(line: str, binds: Bindings) -> TestPlan:
 @functools.lru_cache(maxsize=8192)
 def _plan(line: str, binds: Bindings) -> TestPlan:
     try:
-        body = ast.parse(line).body
+        body = python_ast.parse(line).body
     except (SyntaxError, ValueError) as exc:  # ValueError: null bytes
         return TestPlan(kind="invalid", source=line, error=f"{type(exc).__name__}: {exc}")
     stmt = body[0] if len(body) == 1 else None

@@ -33,6 +33,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from debugtutor import python_ast
+
 # -- tokens -------------------------------------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[A-Za-z_]\w*|\*\*|//|<<|>>|[-+*/%&|^@<>=!]=|->|:=|[^\s\w]")
@@ -104,7 +106,7 @@ def _parseable(line: str) -> ast.AST | None:
         text += " pass"
     for candidate in (text, f"({text})"):
         try:
-            return ast.parse(candidate)
+            return python_ast.parse(candidate)
         except SyntaxError:
             continue
     return None

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from debugtutor import python_ast
 from debugtutor.analysis.execution import FIRST_FAILING, ExecutionFacts, collect_execution_facts, split_unit_tests
 from debugtutor.analysis.localization import localize
 from debugtutor.analysis.static import check
@@ -118,7 +119,7 @@ def _facts(code: str, unit_tests: str) -> ExecutionFacts | None:
 def _call_of(test_source: str) -> str:
     """The call a test makes: the left side of ``assert CALL == VALUE`` (or the whole assertion)."""
     try:
-        tree = ast.parse(test_source.strip().splitlines()[-1].strip())
+        tree = python_ast.parse(test_source.strip().splitlines()[-1].strip())
     except SyntaxError:
         return test_source.strip()
     node = tree.body[0] if tree.body else None
@@ -208,7 +209,7 @@ def is_debug_print(code: str, line: int) -> bool:
     if not 0 < line <= len(lines) or not re.match(r"print\s*\(", lines[line - 1].strip()):
         return False
     try:
-        tree = ast.parse(code)
+        tree = python_ast.parse(code)
     except SyntaxError:
         return False
     function = _enclosing_function(tree, line)
@@ -238,7 +239,7 @@ def _kind(line_text: str, construct: str | None, *, debug_print: bool = False) -
 def _names_on(code: str, line: int) -> list[str]:
     """Variables assigned (or iterated) on ``line``, then the other names it reads."""
     try:
-        tree = ast.parse(code)
+        tree = python_ast.parse(code)
     except SyntaxError:
         return re.findall(r"[A-Za-z_]\w*", code.splitlines()[line - 1] if 0 < line <= len(code.splitlines()) else "")
     stores: list[str] = []

@@ -24,6 +24,7 @@ import ast
 import re
 from collections.abc import Callable, Collection, Iterator, Sequence
 
+from debugtutor import python_ast
 from debugtutor.analysis.edits._base import ALL_CATEGORIES, Direction, Edit, EditCategory, _Candidate, _Context, _Text
 from debugtutor.analysis.edits._logic import (
     _arithmetic_edits,
@@ -126,7 +127,7 @@ def candidate_edits(
     wanted_lines = None if lines is None else set(lines)
     candidates: list[_Candidate] = []
     try:
-        tree: ast.Module | None = ast.parse(source)
+        tree: ast.Module | None = python_ast.parse(source)
     except (SyntaxError, ValueError, RecursionError):
         tree = None
     # some errors only the compiler reports (`return` outside a function after a bad dedent): they parse

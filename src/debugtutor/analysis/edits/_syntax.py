@@ -8,6 +8,7 @@ import re
 import warnings
 from collections.abc import Collection, Iterator
 
+from debugtutor import python_ast
 from debugtutor.analysis.edits._base import _P_FIRST, _P_HIGH, _P_LOW, _P_MID, Edit, _Candidate, _Text
 from debugtutor.analysis.edits._novice import _inline_def_repairs
 from debugtutor.analysis.static import scan_lines, syntax_issues
@@ -120,7 +121,7 @@ def _uncomment_repairs(source: str, lines: Collection[int] | None) -> Iterator[_
                 ),
             )
     try:
-        tree = ast.parse(source)
+        tree = python_ast.parse(source)
     except (SyntaxError, ValueError):
         return
     for node in ast.walk(tree):
@@ -159,7 +160,7 @@ def _compiles(code: str) -> bool:
 
 def _parses(code: str) -> bool:
     try:
-        ast.parse(code)
+        python_ast.parse(code)
     except (SyntaxError, ValueError):
         return False
     return True
