@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
+import warnings
 from collections.abc import Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -162,7 +163,7 @@ def _precision(settings: TrainSettings, cuda: bool) -> dict[str, bool]:
 def _callbacks(transformers: Any, total_steps: int, description: str) -> list[Any]:
     """A progress bar on stderr and the marker that makes a saved checkpoint count as complete."""
 
-    class DebugtutorCallbacks(transformers.TrainerCallback):  # type: ignore[misc]
+    class DebugtutorCallbacks(transformers.TrainerCallback):
         def __init__(self) -> None:
             self.stack = ExitStack()
             self.bar: Any = None
@@ -221,6 +222,8 @@ def train_lora(
     if cuda and not torch.cuda.is_available():
         raise InputError("--device cuda asked for, but torch sees no GPU", field="device")
 
+    datasets.disable_progress_bars()  # tqdm reads TQDM_DISABLE only when imported
+    warnings.filterwarnings("ignore", category=FutureWarning, module="transformers")
     source = resolve_base(base)
     folder = plain_folder(source)
     tokenizer = load_tokenizer(folder, source)
