@@ -155,10 +155,10 @@ def train_command(
     from debugtutor.master.sft import strategy_examples
     from debugtutor.tune import read_sft_file, train_lora
 
+    settings, run_kwargs = train_options.settings(), train_options.run_kwargs()
     path = strategy_examples(data, strategy)
     examples = read_sft_file(path)[:limit] if limit else read_sft_file(path)
-    manifest = train_lora(base, examples, out, train_options.settings(), data_label=f"{path}",
-                          **train_options.run_kwargs())  # fmt: skip
+    manifest = train_lora(base, examples, out, settings, data_label=f"{path}", **run_kwargs)
     payload = {"adapter": str(out), "model_spec": f"{base}+lora:{out}", "manifest": manifest.model_dump(mode="json")}
     if json_output or state.json_mode:
         emit_json(payload)

@@ -201,8 +201,9 @@ def _interval(values: list[float]) -> dict[str, float] | None:
 
 def run_ablation(plan: AblationPlan, options: TrainOptions) -> dict[str, Any]:
     """Train, evaluate and compare; every step's results are kept in ``OUT/ablation.json``."""
+    options.settings()  # bad settings, missing data or an unusable eval command fail before hours of training
     for strategy in plan.strategies:
-        strategy_examples(plan.data, strategy)  # every strategy has data before hours of training start
+        strategy_examples(plan.data, strategy)
     check_eval_options(plan)
     subset, chosen = build_eval_subset(plan)
     training = {strategy: _train(plan, strategy, options) for strategy in plan.strategies}
