@@ -130,3 +130,39 @@ def test_ablation_trains_each_strategy_and_compares_with_the_base(
     for label, entry in cell["models"].items():
         assert entry["accuracy"] is not None and entry["interval"]["n"] == 2, label
     assert (tmp_path / "ablation" / "adapters" / "mixed" / "debugtutor-adapter.json").is_file()
+
+
+def test_synth_with_model_quizzer_and_teacher_reports_each_check(
+    split_folder: Path, always_a: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = json.loads((Path(__file__).parents[1] / "master" / "data" / "llm_quizzer_cases.json").read_text())
+    by_verdict = {(case["task"], case["expected"]): case["response"] for case in cases}
+    quizzer = tmp_path / "quizzer.json"
+    quizzer.write_text(json.dumps({"rules": [
+        {"match": "bug-localization exercise", "response": by_verdict[("bug-localization", "accepted")]},
+        {"match": "bug-identification exercise",
+         "response": by_verdict[("bug-identification", "label disagrees with execution")]},
+        {"match": "code-review exercise", "response": by_verdict[("code-review", "accepted")]},
+        {"match": "code-repair exercise", "response": by_verdict[("code-repair", "correct code fails its tests")]},
+    ]}))  # fmt: skip
+    teacher = tmp_path / "teacher.json"
+    teacher.write_text(json.dumps({"rules": [
+        {"match": "Code-A", "response": "Code-A returns 3 for [1, -1, 0].\n<Answer>Code-A</Answer>"},
+        {"match": "pieces", "response": "Line 4 looks fine.\n<Answer>(A)</Answer>"},
+    ]}))  # fmt: skip
+    code, stdout, _ = run_cli(["master", "synth", "--quizzer", f"scripted:{quizzer}", "--teacher",
+                               f"scripted:{teacher}", "--learner", f"scripted:{always_a}", "--source",
+                               str(split_folder), "--lang", "python", "--n", "1", "--out", str(tmp_path / "data"),
+                               "--runs-dir", str(tmp_path / "runs"), "-j", "1", "--json"], capsys)  # fmt: skip
+    assert code == 0
+    payload = json.loads(stdout)
+    verification = payload["verification"]
+    assert verification["quizzed"] == 4 and verification["verified"] == 2
+    assert verification["rejections"] == {"label disagrees with execution": 1, "correct code fails its tests": 1}
+    assert verification["rejection_rates"]["label disagrees with execution"] == 0.25
+    cells = verification["per_task_language"]
+    assert cells["bug-localization/python"]["teacher_disagreed"] == 1 and cells["code-review/python"]["kept"] == 1
+    assert payload["table_iii"]["per_task"] == {"bug-localization": 0, "bug-identification": 0, "code-review": 1,
+                                                "code-repair": 0}  # fmt: skip
+    (line,) = (tmp_path / "data" / "sft_cot.jsonl").read_text().splitlines()
+    assert json.loads(line)["messages"][-1]["content"].endswith("<Answer>Code-A</Answer>")

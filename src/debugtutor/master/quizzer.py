@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -67,7 +68,11 @@ class Rejection:
 class Quizzer(Protocol):
     name: str
 
-    async def quiz(self, program: SourceProgram, task: TaskName, slot: int) -> QuizProblem | Rejection: ...
+    async def quiz(
+        self, program: SourceProgram, task: TaskName, slot: int, usage: Counter[str] | None = None
+    ) -> QuizProblem | Rejection:
+        """A problem for ``slot``, or why there is none; a model's token counts are added to ``usage``."""
+        ...
 
 
 class TestsCache:
@@ -210,7 +215,9 @@ class OfflineQuizzer:
             return ("syntax", "reference", "logic")[slot % 3]
         return BUG_CLASSES[slot % 4 if task != "code-review" else (slot // 2) % 4]
 
-    async def quiz(self, program: SourceProgram, task: TaskName, slot: int) -> QuizProblem | Rejection:
+    async def quiz(
+        self, program: SourceProgram, task: TaskName, slot: int, usage: Counter[str] | None = None
+    ) -> QuizProblem | Rejection:
         tests = await self.tests.get(program)
         if tests is None:
             return Rejection("no tests for the program")
@@ -322,9 +329,10 @@ class LLMQuizzer:
         self.model = model
         self.name = model.spec
         self.settings = settings or GenerationSettings(temperature=0.7, top_p=0.95, max_tokens=2048, seed=0)
-        self.usage = {"prompt_tokens": 0, "completion_tokens": 0, "cached": 0}
 
-    async def quiz(self, program: SourceProgram, task: TaskName, slot: int) -> QuizProblem | Rejection:
+    async def quiz(
+        self, program: SourceProgram, task: TaskName, slot: int, usage: Counter[str] | None = None
+    ) -> QuizProblem | Rejection:
         prompt = quizzer_prompt(task, program.language, seed_question=program.question, seed_code=program.code)
         try:
             response = await self.model.generate(
@@ -332,8 +340,10 @@ class LLMQuizzer:
             )
         except ModelError as exc:
             return Rejection("model call failed", str(exc)[:200])
-        self.usage["prompt_tokens"] += response.usage.prompt_tokens
-        self.usage["completion_tokens"] += response.usage.completion_tokens
+        if usage is not None:
+            usage.update({"quizzer_prompt_tokens": response.usage.prompt_tokens,
+                          "quizzer_completion_tokens": response.usage.completion_tokens,
+                          "quizzer_cached": int(response.cached)})  # fmt: skip
         parsed = parse_quiz(response.text, task, program.language, slot=slot)
         if isinstance(parsed, Rejection):
             return parsed

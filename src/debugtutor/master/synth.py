@@ -67,7 +67,7 @@ class SynthSolver:
         program = SourceProgram.model_validate(item.input["program"])
         task: TaskName = item.input["task"]
         usage: Counter[str] = Counter()
-        problem = await self.quizzer.quiz(program, task, int(item.input["slot"]))
+        problem = await self.quizzer.quiz(program, task, int(item.input["slot"]), usage)
         where: dict[str, Any] = {"task": task, "language": program.language}
         if isinstance(problem, Rejection):
             reason = problem.reason + (f": {problem.detail}" if problem.detail else "")
