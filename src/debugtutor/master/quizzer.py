@@ -115,7 +115,8 @@ def _eligible_line(line: str) -> bool:
 
 
 def check_localization(problem: QuizProblem) -> Rejection | None:
-    """The marked option must be (part of) a changed line; every other option an unchanged line of the buggy code."""
+    """The marked option must be (part of) a changed line and appear nowhere unchanged; every other option must be
+    an unchanged line of the buggy code."""
     if len(problem.options) != 4 or problem.answer not in ("(A)", "(B)", "(C)", "(D)"):
         return Rejection("unparseable problem", "localization needs four options and a letter")
     changed, _ = changed_lines(problem.buggy_code, problem.correct_code, problem.language)
@@ -127,6 +128,8 @@ def check_localization(problem: QuizProblem) -> Rejection | None:
         if f"({letter})" == problem.answer:
             if not key or not any(key in text for text in changed_text):
                 return Rejection("marked option is not the changed line", option[:80])
+            if key in unchanged:
+                return Rejection("marked option is not the changed line", f"{option[:80]} also appears unchanged")
         elif key not in unchanged or any(key in text for text in changed_text):
             return Rejection("a distractor is not an unchanged line", option[:80])
     return None

@@ -31,6 +31,11 @@ def _indent(text: str) -> int:
     return len(first) - len(first.lstrip())
 
 
+def _lower_first(sentence: str) -> str:
+    """A sentence to follow a colon or comma: its first letter in lower case, unless it starts with a name."""
+    return sentence if sentence.startswith("Python") else sentence[:1].lower() + sentence[1:]
+
+
 def _quote(text: str) -> str:
     text = text.strip()
     return f"`{text}`" if "\n" not in text else "\n```\n" + text + "\n```\n"
@@ -83,8 +88,8 @@ def offline_explanation(problem: QuizProblem) -> str:
     if problem.task == "code-review":
         buggy_name = problem.answer
         other = "Code-B" if buggy_name == "Code-A" else "Code-A"
-        parts = [f"Run both programs. {other} passes every test. {buggy_name} does not: {found[0].lower()}{found[1:]}",
-                 *(f"In {buggy_name}, {fault[0].lower()}{fault[1:]}" for fault in faults),
+        parts = [f"Run both programs. {other} passes every test. {buggy_name} does not: {_lower_first(found)}",
+                 *(f"In {buggy_name}, {_lower_first(fault)}" for fault in faults),
                  f"So {buggy_name} is the buggy one."]  # fmt: skip
     else:
         parts = [found, *faults]
