@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import difflib
 import re
+import warnings
 from typing import Literal
 
 from debugtutor.analysis.examples import example_calls, example_method, oracle_outputs, oracle_tests, perturb_calls
@@ -110,7 +111,9 @@ def derive_tests(program: SourceProgram, *, extra: int = 6, seed: int = 0) -> Pr
 
 def python_compiles(code: str) -> bool:
     try:
-        compile(code, "<program>", "exec", dont_inherit=True)
+        with warnings.catch_warnings():  # a buggy program's SyntaxWarnings are not the user's concern
+            warnings.simplefilter("ignore")
+            compile(code, "<program>", "exec", dont_inherit=True)
     except (SyntaxError, ValueError):
         return False
     return True
