@@ -129,9 +129,30 @@ def trivial_baseline(task: str, records: list[dict[str, Any]]) -> tuple[float | 
     return 0.0, "the buggy program unchanged (fails by construction)"
 
 
-def _train(plan: AblationPlan, strategy: str, options: TrainOptions) -> dict[str, Any]:
+def common_problems(plan: AblationPlan, options: TrainOptions) -> tuple[set[str], int]:
+    """The problems every strategy can train on (each strategy's example within ``max_length`` tokens), and how many
+    problems are left out, so the strategies are compared on the same problems (CoT targets are longer)."""
+    from debugtutor.tune.base_model import load_tokenizer, plain_folder, resolve_base
+    from debugtutor.tune.trainer import tokenize_examples
+
+    source = resolve_base(plan.base)
+    tokenizer = load_tokenizer(plain_folder(source), source)
+    settings = options.settings()
+    fitting: set[str] | None = None
+    every: set[str] = set()
+    for strategy in plan.strategies:
+        examples = read_sft_file(strategy_examples(plan.data, strategy))
+        every |= {example.id for example in examples}
+        _, too_long = tokenize_examples(tokenizer, examples, settings.max_length)
+        fits = {example.id for example in examples} - set(too_long)
+        fitting = fits if fitting is None else fitting & fits
+    kept = fitting or set()
+    return kept, len(every - kept)
+
+
+def _train(plan: AblationPlan, strategy: str, options: TrainOptions, problems: set[str]) -> dict[str, Any]:
     path = strategy_examples(plan.data, strategy)
-    examples = read_sft_file(path)
+    examples = [example for example in read_sft_file(path) if example.id in problems]
     target = plan.out / "adapters" / strategy
     settings = options.settings()
     if (target / "debugtutor-adapter.json").is_file():
@@ -206,7 +227,14 @@ def run_ablation(plan: AblationPlan, options: TrainOptions) -> dict[str, Any]:
         strategy_examples(plan.data, strategy)
     check_eval_options(plan)
     subset, chosen = build_eval_subset(plan)
-    training = {strategy: _train(plan, strategy, options) for strategy in plan.strategies}
+    problems, left_out = common_problems(plan, options)
+    if not problems:
+        raise InputError(f"no problem fits in --max-length {options.max_length} tokens for every strategy",
+                         field="--max-length")  # fmt: skip
+    if left_out:
+        log(f"training every strategy on the same {len(problems)} problems; {left_out} are longer than "
+            f"{options.max_length} tokens in some strategy")  # fmt: skip
+    training = {strategy: _train(plan, strategy, options, problems) for strategy in plan.strategies}
     models = {"zero-shot": plan.base}
     models.update({ROW_LABELS[s]: f"{plan.base}+lora:{plan.out / 'adapters' / s}" for s in plan.strategies})
     evaluations = {label: _evaluate(plan, subset, spec) for label, spec in models.items()}
@@ -238,6 +266,7 @@ def run_ablation(plan: AblationPlan, options: TrainOptions) -> dict[str, Any]:
         "base": plan.base, "data": str(plan.data), "eval_data": str(plan.eval_data), "eval_subset": str(subset),
         "cells": cells, "average": averages, "trivial_average": sum(trivial) / len(trivial) if trivial else None,
         "training": training,
+        "trained_problems": len(problems), "problems_left_out_too_long": left_out,
         "eval_limit": plan.eval_limit, "eval_max_tokens": plan.eval_max_tokens,
         "evaluations": {label: {"model": models[label], "run_id": payload.get("run_id"), "status": payload.get(
             "status"), "command": payload.get("command")} for label, payload in evaluations.items()},

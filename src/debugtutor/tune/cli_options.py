@@ -38,6 +38,7 @@ class TrainOptions:
     save_steps: int = _DEFAULTS.save_steps
     seed: int = _DEFAULTS.seed
     precision: str = _DEFAULTS.precision
+    group_by_length: bool = _DEFAULTS.group_by_length
     device: str | None = None
     chat_template: Path | None = None
     restart: bool = False
@@ -84,6 +85,8 @@ _OPTIONS: list[tuple[str, Any, Any]] = [
     ("seed", _option("--seed", int, "Seed of data order, initialisation and dropout."), _DEFAULTS.seed),
     ("precision", _option("--precision", str, "auto (bf16/fp16 on a GPU, fp32 on a CPU), fp32, bf16 or fp16."),
      _DEFAULTS.precision),
+    ("group_by_length", _option("--group-by-length", bool, "Batch examples of similar length (less padding)."),
+     _DEFAULTS.group_by_length),
     ("device", _option("--device", Optional[str], "cpu or cuda [default: cuda when torch sees a GPU].",  # noqa: UP045
                        show_default=False), None),
     ("chat_template", _option("--chat-template", Optional[Path],  # noqa: UP045

@@ -38,6 +38,7 @@ class TrainSettings(BaseModel):
     save_steps: int = Field(default=10, ge=1, description="Optimizer steps between checkpoints.")
     precision: Precision = "auto"
     gradient_checkpointing: bool = False
+    group_by_length: bool = Field(default=False, description="Batch examples of similar length (less padding).")
 
     @field_validator("lora_targets")
     @classmethod

@@ -269,6 +269,7 @@ def train_lora(
         disable_tqdm=True,
         use_cpu=not cuda,
         include_num_input_tokens_seen="non_padding",
+        train_sampling_strategy="group_by_length" if settings.group_by_length else "random",
         dataloader_num_workers=0,
         **_precision(settings, cuda),
         **({"gradient_checkpointing": True} if settings.gradient_checkpointing else {}),
