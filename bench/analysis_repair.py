@@ -18,11 +18,12 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from debugtutor.analysis.engine import AnalysisBudget, analyze
 from debugtutor.analysis.execution import split_unit_tests
-from debugtutor.sandbox import Status, run_python_tests
-from debugtutor.socratic.sections import SocraticSections, read_sections
+from debugtutor.formats.socratic_sections import SocraticSections, read_sections
+from debugtutor.sandbox import PythonTestsRequest, Status, run
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "socratic" / "v2_sigcse" / "train"
@@ -74,7 +75,7 @@ def main() -> int:
         print(f"error: {args.data} is not a directory", file=sys.stderr)
         return 2
     bugs = distinct_bugs(args.data)[: args.max_items]
-    items = []
+    items: list[dict[str, Any]] = []
     for sections in bugs:
         split = split_unit_tests(sections.unit_tests)
         started = time.monotonic()
@@ -85,7 +86,7 @@ def main() -> int:
         fixed = False
         if report.repair is not None:
             # verified again, independently of the search's own bookkeeping
-            check = run_python_tests(report.repair.source, split.tests, setup=split.setup)
+            check = run(PythonTestsRequest(code=report.repair.source, tests=split.tests, setup=split.setup))
             fixed = check.status == Status.passed and report.repair.seconds <= TIME_TARGET_S
         named = named_lines(sections.bug_desc)
         ranked = [item.line for item in report.suspicious_lines]

@@ -20,19 +20,19 @@ from pathlib import Path
 from debugtutor.debugeval.build import BuildSettings, build_from_debugbench, write_build
 from debugtutor.debugeval.debugbench import load_debugbench
 from debugtutor.debugeval.offline import OfflineSolver
-from debugtutor.debugeval.records import TASKS, load_records, write_records
+from debugtutor.debugeval.records import TASKS, TaskName, load_records, write_records
 from debugtutor.debugeval.socratic_bugs import keep_failing, read_socratic_bugs
-from debugtutor.debugeval.tasks import TABLE_IV, build_items, make_task
+from debugtutor.debugeval.tasks import TABLE_IV, build_eval_task, build_items
 from debugtutor.runs import run_task
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def evaluate(folder: Path, runs: Path, tasks: list[str]) -> tuple[dict[str, object], float, int]:
-    items = build_items(load_records(folder), tasks=tasks, languages=["python"])  # type: ignore[arg-type]
-    task = make_task(items, OfflineSolver(), solver_name="offline", tasks=tasks, data=folder)  # type: ignore[arg-type]
+def evaluate(folder: Path, runs: Path, tasks: list[TaskName]) -> tuple[dict[str, object], float, int]:
+    items = build_items(load_records(folder), tasks=tasks, languages=["python"])
+    task = build_eval_task(items, OfflineSolver().answer, solver_name="offline", tasks=tasks, data=folder)
     started = time.perf_counter()
-    result = run_task(task, runs_dir=runs, concurrency=8, report=False, argv=["bench/debugeval.py"])
+    result = run_task(task, runs_dir=runs, concurrency=8, argv=["bench/debugeval.py"])
     return result.summary.get("task_metrics", {}), time.perf_counter() - started, len(items)
 
 

@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         for executor in ("thread", "inline"):
             task = EvalTask(name="overhead", items=items, solver=solve, scorer=score, executor=executor)
             started = time.perf_counter()
-            result = run_task(task, runs_dir=root / executor, concurrency=args.concurrency, report=False, argv=[])
+            result = run_task(task, runs_dir=root / executor, concurrency=args.concurrency, argv=[])
             results[executor] = time.perf_counter() - started
             lines = (result.run_dir / "samples.jsonl").read_bytes().count(b"\n")
             if lines != args.items or result.summary["metrics"]["score"]["mean"] != 1.0:

@@ -1,9 +1,9 @@
 """Sandbox throughput: executions per second of a small Python test program, pool vs. naive subprocesses.
 
 The program is a function plus five asserts (the shape of a Socratic-benchmark bug). The pool runs it through
-``run_python_tests``: one forked child per program (all five tests in it, each with its own alarm), inside bubblewrap
-when available, with every limit applied. The baseline is what human-eval-style harnesses do: one new ``python3``
-subprocess per program running the same code and asserts, with the same number of workers.
+a ``PythonTestsRequest``: one forked child per program (all five tests in it, each with its own alarm), inside
+bubblewrap when available, with every limit applied. The baseline is what human-eval-style harnesses do: one new
+``python3`` subprocess per program running the same code and asserts, with the same number of workers.
 
 Both run in the same process, alternating in rounds (pool, baseline, pool, ...), so a change in the machine's load
 affects both alike; the ratio is total programs over total time for each side. Prints the pool's rate, the baseline's,

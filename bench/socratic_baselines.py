@@ -7,7 +7,7 @@ questions every turn), the mismatched baseline's (the instructor's predictions a
 references), the margins with paired 95% intervals, and the share of predicted utterances the leak guard flags.
 
 The offline instructor does not filter its candidates with the leak guard (it has its own check that it quotes only
-code the student can see, :mod:`debugtutor.socratic.offline`), so the leak rate here is measured by a check it does
+code the student can see, :mod:`debugtutor.socratic.questioner`), so the leak rate here is measured by a check it does
 not filter against.
 
     python bench/socratic_baselines.py [--data DIR] [--run RUN_DIR] [--metrics rougeL,bleu4] [--json]
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         source = "offline instructor, fresh run"
         with tempfile.TemporaryDirectory() as runs_dir:
             task = build_eval_task(examples, get_instructor("offline"), metrics=metrics, data=args.data)
-            run = run_task(task, runs_dir=Path(runs_dir), report=False)
+            run = run_task(task, runs_dir=Path(runs_dir))
             result = dict(run.summary["task_metrics"])
     seconds = time.perf_counter() - started
     report: dict[str, Any] = {

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from debugtutor.analysis.engine import AnalysisBudget, analyze
-from debugtutor.sandbox import Status, run_python_tests
-from debugtutor.socratic.sections import read_sections
+from debugtutor.formats.socratic_sections import read_sections
+from debugtutor.sandbox import PythonTestsRequest, Status, run
 
 OFF_BY_ONE = """def fibonacci(n):
     if n <= 0:
@@ -49,7 +49,7 @@ def test_analyze_finds_failures_ranks_the_bug_line_and_repairs_it() -> None:
     assert report.execution is not None and report.execution.value_after(3, "i") is None  # the loop never ran
     assert report.repair is not None
     assert report.repair.changed_lines == [3]
-    assert run_python_tests(report.repair.source, TOTAL_TESTS).status == Status.passed
+    assert run(PythonTestsRequest(code=report.repair.source, tests=TOTAL_TESTS)).status == Status.passed
     assert report.suspicious_lines[0].line == 3
     assert "verified repair" in report.suspicious_lines[0].reasons[0]
 
@@ -62,7 +62,7 @@ def test_fibonacci_off_by_one_is_repaired_near_the_loop() -> None:
     assert report.repair is not None
     # one edit fixes it: the loop range (line 8) or, equally valid, the seed values (lines 6-7)
     assert len(report.repair.edits) == 1 and report.repair.changed_lines[0] in (6, 7, 8)
-    assert run_python_tests(report.repair.source, FIB_TESTS.splitlines()).status == Status.passed
+    assert run(PythonTestsRequest(code=report.repair.source, tests=FIB_TESTS.splitlines())).status == Status.passed
 
 
 @pytest.mark.slow

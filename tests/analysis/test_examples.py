@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from debugtutor.analysis.examples import example_calls, example_method, oracle_tests, parse_example, perturb_calls
+from debugtutor.analysis.examples import (
+    example_calls,
+    example_method,
+    input_rules,
+    oracle_tests,
+    parse_example,
+    perturb_calls,
+)
 from debugtutor.analysis.leetcode import (
     entry_method,
     linked_to_list,
@@ -15,7 +22,7 @@ from debugtutor.analysis.leetcode import (
     list_to_tree,
     tree_to_list,
 )
-from debugtutor.sandbox import LeetCodeCall, Status, run_leetcode
+from debugtutor.sandbox import LeetCodeCall, LeetCodeRequest, Status, run
 
 TWO_SUM = """class Solution:
     def twoSum(self, nums: List[int], target: int) -> List[int]:
@@ -92,9 +99,9 @@ def test_oracle_tests_take_expected_values_from_the_oracle() -> None:
     tests = oracle_tests(TWO_SUM_EXAMPLES, TWO_SUM, extra=4, seed=0)
     assert len(tests) >= 2
     assert tests[0].expected == [0, 1]
-    assert run_leetcode(TWO_SUM, tests).status == Status.passed
+    assert run(LeetCodeRequest(code=TWO_SUM, calls=tests)).status == Status.passed
     buggy = TWO_SUM.replace("return [seen[target - x], i]", "return [i, seen[target - x]]")
-    assert run_leetcode(buggy, tests).status == Status.failed
+    assert run(LeetCodeRequest(code=buggy, calls=tests)).status == Status.failed
 
 
 def test_nondeterministic_oracle_calls_are_dropped() -> None:
@@ -111,4 +118,60 @@ def test_debugbench_oracles_pass_their_own_tests(shared_data: Path) -> None:
         tests = oracle_tests(item["examples"], item["oracle_code"], extra=3, seed=0)
         assert tests, item["slug"]
         method = example_method(item["examples"], item["oracle_code"])
-        assert run_leetcode(item["oracle_code"], tests, method=method).status == Status.passed
+        assert run(LeetCodeRequest(code=item["oracle_code"], calls=tests, method=method)).status == Status.passed
+
+
+def test_perturbed_inputs_keep_the_examples_invariants() -> None:
+    # next-greater-element-i: every value of nums1 appears in nums2, all values distinct
+    examples = [
+        "Input: nums1 = [4,1,2], nums2 = [1,3,4,2]\nOutput: [-1,3,-1]",
+        "Input: nums1 = [2,4], nums2 = [1,2,3,4]\nOutput: [3,-1]",
+    ]
+    calls = example_calls(examples)
+    rules = input_rules(calls, "1 <= nums1.length <= nums2.length <= 1000\n0 <= nums1[i], nums2[i] <= 104")
+    assert "nums1 values within nums2's" in rules.names and "nums2 distinct" in rules.names
+    perturbed = perturb_calls(calls, count=10, seed=3, rules=rules)
+    assert perturbed
+    for call in perturbed:
+        nums1, nums2 = call.args["nums1"], call.args["nums2"]
+        assert set(nums1) <= set(nums2) and len(set(nums2)) == len(nums2) and 1 <= len(nums1) <= len(nums2)
+
+
+def test_stated_bounds_hold_and_misread_ones_are_dropped() -> None:
+    calls = example_calls(["Input: n = 3, k = 1\nOutput: 0", "Input: n = 4, k = 4\nOutput: 1"])
+    # "0 <= k <= n <= 8" holds for the examples; "n <= 2" does not, so it cannot be a real constraint
+    rules = input_rules(calls, "0 <= k <= n <= 8\nn <= 2")
+    assert "0 <= k <= n <= 8" in rules.names and "n <= 2" not in rules.names
+    for call in perturb_calls(calls, count=10, seed=0, rules=rules):
+        assert 0 <= call.args["k"] <= call.args["n"] <= 8
+    # 10^5 written as "105" by the scraped text, and an alias for a length
+    rules = input_rules(example_calls(["Input: nums = [1,2]\nOutput: 3"]), "n == nums.length\n1 <= n <= 105")
+    assert not rules.allows({"nums": []}) and rules.allows({"nums": list(range(1, 201))})
+
+
+def test_entry_point_from_the_real_signature() -> None:
+    from debugtutor.analysis.examples import entry_point
+
+    code = (
+        "class Solution:\n    def findKthBit(self, N: int, K: int, R: bool = True) -> str:\n        return '0'\n"
+        "    def helper(self, a, b):\n        return a\n"
+    )
+    method = entry_point(code, ["n", "k"])  # names differ in case, a defaulted parameter follows
+    assert method is not None and method.name == "findKthBit" and len(method.parameters) == 2
+    ambiguous = "class Solution:\n    def a(self, x):\n        return x\n    def b(self, y):\n        return y\n"
+    assert entry_point(ambiguous, ["n"]) is None  # no guess that could call a helper
+    assert entry_point(ambiguous, ["n"], title="b value") is not None
+
+
+def test_boundary_inputs_come_from_the_stated_bounds() -> None:
+    from debugtutor.analysis.examples import boundary_calls, scalar_bounds
+
+    assert scalar_bounds("0 <= n <= 37\n1 <= k <= n <= 5000", ["n", "k"]) == {"n": [0.0, 37.0, 5000.0], "k": [1.0]}
+    calls = example_calls(["Input: n = 4\nOutput: 4", "Input: n = 25\nOutput: 1389537"])
+    rules = input_rules(calls, "0 <= n <= 37")
+    found = boundary_calls(calls, "0 <= n <= 37", rules)
+    assert {call.args["n"] for call in found} == {37}  # 0 breaks the examples' own "n >= 1"; both are 1 or more
+    # an anagram pair stays an anagram pair
+    pair = example_calls(['Input: s = "ab", t = "ba"\nOutput: true', 'Input: s = "abc", t = "cab"\nOutput: true'])
+    rules = input_rules(pair)
+    assert "s a rearrangement of t" in rules.names and not rules.allows({"s": "ab", "t": "aa"})

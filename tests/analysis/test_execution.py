@@ -44,7 +44,7 @@ def test_harness_source_is_shipped() -> None:
 @pytest.mark.slow
 def test_outcomes_coverage_and_trace() -> None:
     tests = ["assert factorial(0) == 1", "assert factorial(3) == 6", "spin()", "assert ask() == 'x'"]
-    facts = collect_execution_facts(FACTORIAL, tests, trace_test=1, per_test_timeout_s=0.5)
+    facts = collect_execution_facts(FACTORIAL, tests, trace_test=1, per_test_s=0.5)
     statuses = [test.status for test in facts.tests]
     assert statuses == [Status.passed, Status.failed, Status.timeout, Status.error]
     failing = facts.tests[1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from debugtutor.analysis.mutation import killed_by_tests, mutate
-from debugtutor.sandbox import run_python_tests
+from debugtutor.sandbox import PythonTestsRequest, run
 
 COUNT_EVENS = """def count_evens(nums):
     count = 0
@@ -36,7 +36,7 @@ def test_each_category_yields_mutants_of_that_category(category: str) -> None:
     for mutant in mutants:
         assert mutant.category == category
         assert mutant.source != COUNT_EVENS
-        report = run_python_tests(mutant.source, TESTS)
+        report = run(PythonTestsRequest(code=mutant.source, tests=TESTS))
         assert killed_by_tests(report) or category == "reference"
         if category == "syntax":
             with pytest.raises(SyntaxError):
@@ -50,7 +50,7 @@ def test_logic_filter_drops_mutants_no_test_notices() -> None:
     weak_mutants = mutate(SQUARES, weak, categories=["logic"], count=40, seed=0, max_attempts=200)
     assert len(weak_mutants) < len(strong)
     for mutant in weak_mutants:
-        assert killed_by_tests(run_python_tests(mutant.source, weak))
+        assert killed_by_tests(run(PythonTestsRequest(code=mutant.source, tests=weak)))
 
 
 def test_higher_orders_stack_edits_on_distinct_lines() -> None:

@@ -18,7 +18,7 @@ from debugtutor.analysis.repair import (
     repair,
     unified_diff,
 )
-from debugtutor.sandbox import Status, run_python_tests
+from debugtutor.sandbox import PythonTestsRequest, Status, run
 
 FIB = """def fib(n):
     a, b = 0, 1
@@ -169,7 +169,7 @@ def test_repair_in_the_sandbox_with_scripted_edits(scripted_proposer: Any, repla
     result = repair(FIB, FIB_TESTS, proposer=proposer, suspicious_lines=[3, 2])
     assert result.best is not None
     assert "range(0, n)" in result.best.source
-    assert run_python_tests(result.best.source, FIB_TESTS).status.value == "passed"
+    assert run(PythonTestsRequest(code=result.best.source, tests=FIB_TESTS)).status.value == "passed"
     assert result.tests_total == 3 and result.tests_passed_before < 3
 
 
@@ -187,7 +187,7 @@ def test_repair_with_the_real_edit_operators() -> None:
     result = repair(code, tests, budget=RepairBudget(max_seconds=20))
     assert result.best is not None, result
     assert result.best.changed_lines == [4]
-    assert run_python_tests(result.best.source, tests).status.value == "passed"
+    assert run(PythonTestsRequest(code=result.best.source, tests=tests)).status.value == "passed"
 
 
 @pytest.mark.slow
@@ -254,4 +254,4 @@ def test_repair_fixes_common_novice_bugs_with_one_edit(code: str, tests: list[st
     assert result.best is not None, result
     assert len(result.best.edits) == 1, result.best.edits
     assert line in result.best.changed_lines
-    assert run_python_tests(result.best.source, tests).status == Status.passed
+    assert run(PythonTestsRequest(code=result.best.source, tests=tests)).status == Status.passed

@@ -88,10 +88,10 @@ def test_llm_solver_with_a_scripted_model(tmp_path: Path, capsys: pytest.Capture
 
 
 def test_build_debugbench_from_a_shard(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    oracle = (
-        "class Solution:\n    def f(self, x: int) -> int:\n"
-        "        y = x + 1\n        z = y * 2\n        w = z - 3\n        return w\n"
-    )
+    # long enough for localization options: three shorter and three longer lines than the bug's, away from it
+    body = ["a = 1", "bb = 22", "y = x + 1", "ccc = 333", "total_value = a + bb", "z = y * 2", "dddd = ccc + 4"]
+    body += ["extra_long_name_here = dddd", "w = z - 3", "e = 5", "final_unused_sum = e + a + bb", "return w"]
+    oracle = "class Solution:\n    def f(self, x: int) -> int:\n" + "".join(f"        {line}\n" for line in body)
     rows = [
         {"slug": f"p{i}", "description": "d", "examples": [f"Input: x = {i}\nOutput: {2 * i - 1}"], "constraints": "",
          "oracle_code": oracle, "buggy_code": oracle.replace("y * 2", "y * 3"), "level": "easy"}
@@ -125,3 +125,20 @@ def test_build_debugbench_from_a_shard(tmp_path: Path, capsys: pytest.CaptureFix
         ["debugeval", "build", "--source", "debugbench", "--data", str(data), "--out", str(out), "--seed", "1"], capsys
     )
     assert (out / "debugevalsuite_task124.jsonl").read_bytes() == first
+
+
+def test_paper_prompt_prefills_the_review_answer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a model that only continues the pre-filled "Code-" with a letter: the answer is read as "Code-" + letter
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"rules": [{"match": "Your response:Code-$", "response": "A"}]}))
+    args = ["debugeval", "eval", "--task", "code-review", "--solver", "llm", "--model", f"scripted:{script}", "--json"]
+    code, stdout, _ = run_cli([*args, "--prompt", "paper", "--runs-dir", str(tmp_path / "runs")], capsys)
+    payload = json.loads(stdout)
+    assert code == 0 and payload["items"]["code-review"]["python"] > 0
+    run = next((tmp_path / "runs").glob("*/samples.jsonl"))
+    outputs = [json.loads(line)["output"] for line in run.read_text().splitlines()]
+    assert all(output["forward"]["prefill"] == "Code-" for output in outputs)
+    scores = [json.loads(line)["scores"] for line in run.read_text().splitlines()]
+    assert all(score["forward"] is True and score["reverse"] is False for score in scores)  # "A" read as Code-A
+    code, _, stderr = run_cli([*args, "--prompt", "fancy"], capsys)
+    assert code == 2 and "--prompt" in stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 import typer
@@ -94,3 +95,45 @@ def test_a_command_loads_only_its_own_module() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
     assert "LOADED ['debugtutor.cli.main', 'debugtutor.cli.sandbox']" in done.stdout, done.stdout[-2000:]
+
+
+def test_help_texts_keep_their_bracketed_words() -> None:
+    # rich reads [words] in help texts as markup and drops them unless escaped; every help that means a bracket
+    # must show it
+    import re
+
+    from debugtutor.cli.main import _COMMANDS
+
+    root = typer.Typer()
+    for module_name in sorted({module for module, _ in _COMMANDS.values()}):
+        module = __import__(f"debugtutor.cli.{module_name}", fromlist=["x"])
+        if hasattr(module, "app"):
+            root.add_typer(module.app, name=module_name)
+        else:
+            module.register(root)
+    checked = 0
+
+    def visit(command: Any, path: list[str]) -> None:  # (Typer's own vendored click classes)
+        nonlocal checked
+        if hasattr(command, "commands"):
+            for name, sub in command.commands.items():
+                visit(sub, [*path, name])
+            return
+        wanted = [
+            " ".join(re.sub(r"\\(\[)", r"\1", param.help).split())
+            for param in command.params
+            if getattr(param, "help", None) and "[" in param.help
+        ]
+        if not wanted:
+            return
+        done = subprocess.run(
+            [sys.executable, "-m", "debugtutor.cli.main", *path, "--help"],
+            capture_output=True, text=True, env={"COLUMNS": "400", "PATH": "/usr/bin:/bin"}, check=False,
+        )  # fmt: skip
+        shown = " ".join(re.sub(r"[│╭╮╰╯─]", " ", done.stdout).split())
+        for text in wanted:
+            assert text in shown, (path, text)
+            checked += 1
+
+    visit(typer.main.get_command(root), [])
+    assert checked >= 8

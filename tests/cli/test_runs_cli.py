@@ -10,11 +10,11 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from debugtutor.cli.run_options import RunOptions, with_run_options
 from debugtutor.cli.runs import app
 from debugtutor.console import state
 from debugtutor.errors import InputError
 from debugtutor.runs import EvalItem, EvalTask, RunResult, run_task
-from debugtutor.runs.cli_options import RunOptions, with_run_options
 
 runner = CliRunner()
 

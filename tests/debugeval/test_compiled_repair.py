@@ -10,13 +10,16 @@ import pytest
 
 from debugtutor.debugeval.build import BuildReport, BuildSettings, _build_repairs
 from debugtutor.debugeval.debugbench import load_debugbench
+from debugtutor.debugeval.records import LanguageName
 from debugtutor.debugeval.scoring import passes_tests
 
 
 @pytest.mark.slow
 @pytest.mark.shared_data
 @pytest.mark.parametrize("language", ["cpp", "java"])
-def test_compiled_repair_instances_separate_oracle_from_bug(shared_data: Path, tmp_path: Path, language: str) -> None:
+def test_compiled_repair_instances_separate_oracle_from_bug(
+    shared_data: Path, tmp_path: Path, language: LanguageName
+) -> None:
     shard = next(iter(sorted((shared_data / "debugbench").glob(f"{language}_*.json"))))
     shutil.copy(shard, tmp_path / shard.name)
     items = [item for item in load_debugbench(tmp_path) if item.language == language][:4]

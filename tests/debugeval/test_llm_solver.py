@@ -5,15 +5,16 @@ from __future__ import annotations
 import asyncio
 
 from debugtutor.debugeval.llm_solver import ModelSolver
-from debugtutor.debugeval.records import DebugEvalRecord
+from debugtutor.debugeval.records import DebugEvalRecord, TaskName
 from debugtutor.debugeval.scoring import score_item
 from debugtutor.debugeval.tasks import build_items
 from debugtutor.llm import ScriptedModel, ScriptRule
+from debugtutor.runs import EvalItem
 
 BUGGY = "def add(a, b):\n    return a - b\n"
 
 
-def _item(task: str):  # type: ignore[no-untyped-def]
+def _item(task: TaskName) -> EvalItem:
     record = DebugEvalRecord(
         question_id="q", language="python", question_content="Add.", buggy_code=BUGGY,
         correct_code="def add(a, b):\n    return a + b\n", task2_choice="(C)", task4="True", tests_kind="asserts",

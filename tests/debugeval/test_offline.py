@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from debugtutor.debugeval.offline import FactsCache, OfflineSolver, identify, line_oddities, option_lines, python_facts
-from debugtutor.debugeval.records import DebugEvalRecord, render_options
+from debugtutor.debugeval.records import DebugEvalRecord, TaskName, render_options
 from debugtutor.debugeval.tasks import build_items
 
 CORRECT = """class Solution:
@@ -17,6 +18,8 @@ CORRECT = """class Solution:
         return count
 """
 EXAMPLES = ["Input: nums = [1,5,7], k = 4\nOutput: 2", "Input: nums = [5,5], k = 5\nOutput: 0"]
+# the problem text as a prompt shows it: the solver reads the examples from here, never from a record field
+QUESTION = "Count the values above k.\n\n" + "\n\n".join(f"Example {i}:\n{e}" for i, e in enumerate(EXAMPLES, 1))
 
 
 def _identify(code: str) -> str:
@@ -43,16 +46,16 @@ def test_oddities_flag_bare_return_and_identity_arithmetic() -> None:
     assert set(odd) == {3, 4}
 
 
-def _solve(record: DebugEvalRecord, task: str) -> dict:  # type: ignore[type-arg]
-    (item,) = build_items([record], tasks=[task])  # type: ignore[list-item]
-    return asyncio.run(OfflineSolver(repair_seconds=8.0)(item))  # type: ignore[no-any-return]
+def _solve(record: DebugEvalRecord, task: TaskName) -> Any:
+    (item,) = build_items([record], tasks=[task])
+    return asyncio.run(OfflineSolver(repair_seconds=8.0)(item)).output
 
 
 def test_localization_and_review() -> None:
     buggy = CORRECT.replace("value > k", "value >= k")
     options = ["count = 0", "if value >= k:", "for value in nums:", "return count"]
     record = DebugEvalRecord(
-        question_id="q", language="python", buggy_code=buggy, correct_code=CORRECT, examples=EXAMPLES,
+        question_id="q", language="python", buggy_code=buggy, correct_code=CORRECT, question_content=QUESTION,
         task1_options=render_options(options), task1_answer="(B)", task4="True",
     )  # fmt: skip
     assert _solve(record, "bug-localization")["responses"] == ["<Answer>(B)</Answer>"]
@@ -87,3 +90,22 @@ def test_review_tie_break_knows_nothing_of_which_code_is_buggy() -> None:
     for first, second in pairs:
         assert {tie_break(first, second), tie_break(second, first)} == {"A", "B"}
     assert {tie_break(f"v = {i}\n", f"v = {i + 1}\n") for i in range(40)} == {"A", "B"}
+
+
+def test_one_syntax_error_spilling_over_lines_is_one_site() -> None:
+    # an unclosed bracket is reported where it opens and where the parser gives up: one error, not two
+    spilled = CORRECT.replace("for value in nums:", "for value in [nums:")
+    facts = asyncio.run(python_facts(spilled, EXAMPLES))
+    assert len(facts.syntax_lines) >= 2 and facts.repaired_syntax is None
+    assert identify(facts) == "(A)"
+    # a program that cannot even be parsed is a syntax error, not "multiple" for that alone
+    garbage = CORRECT.replace("count += 1", "count += @@@")
+    facts = asyncio.run(python_facts(garbage, EXAMPLES))
+    assert facts.repaired_syntax is None and identify(facts) == "(A)"
+    # several fixes on one line are one place
+    brackets = CORRECT.replace("count += 1", "count += 1 ) ) ]")
+    facts = asyncio.run(python_facts(brackets, EXAMPLES))
+    assert facts.syntax_rounds > 1 and identify(facts) == "(A)"
+    # two separate syntax errors are two sites
+    two = CORRECT.replace("count = 0", "count = 0)").replace("return count", "return count +")
+    assert identify(asyncio.run(python_facts(two, EXAMPLES))) == "(D)"

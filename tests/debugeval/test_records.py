@@ -14,10 +14,12 @@ from debugtutor.debugeval.records import (
     load_records,
     normalize_language,
     parse_options,
+    read_records,
     render_options,
     write_records,
 )
 from debugtutor.errors import InputError
+from debugtutor.sandbox import LeetCodeCall
 
 
 def test_options_round_trip_with_a_multi_line_snippet() -> None:
@@ -78,3 +80,12 @@ def test_bad_line_names_file_and_line(tmp_path: Path) -> None:
 def test_folder_without_records_is_an_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="debugeval build"):
         load_records(tmp_path)
+
+
+def test_written_calls_keep_the_argument_order(tmp_path: Path) -> None:
+    # a program whose parameter names differ from the statement's is called by position: the order must survive
+    call = LeetCodeCall(args={"n": 3, "edges": [[0, 1]]}, expected=[])
+    record = DebugEvalRecord(question_id="q", language="python", buggy_code="x", leetcode_calls=[call])
+    write_records(tmp_path / "r.jsonl", [record])
+    (again,) = read_records(tmp_path / "r.jsonl")
+    assert list(again.leetcode_calls[0].args) == ["n", "edges"]

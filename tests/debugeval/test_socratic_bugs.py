@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from debugtutor.debugeval.socratic_bugs import keep_failing, read_socratic_bugs, section, strip_line_numbers
+from debugtutor.debugeval.socratic_bugs import keep_failing, read_socratic_bugs
 from debugtutor.errors import InputError
+from debugtutor.formats.socratic_sections import parse_sections, strip_line_numbers
 
 FILE = """<problem>
 Write `double(x)` that returns twice `x`.
@@ -35,8 +36,10 @@ User: Help!
 
 
 def test_sections_and_line_numbers() -> None:
-    assert section(FILE, "bug_desc") == "Adds instead of multiplying."
-    assert section(FILE, "missing") is None
+    # (the same reader as the Socratic arena's: formats.socratic_sections)
+    sections = parse_sections(FILE)
+    assert sections.bug_desc == "Adds instead of multiplying."
+    assert sections.bug_code == "def double(x):\n   return x + 2"
     assert strip_line_numbers("1. def f():\n2.    return 1\n10.x = 2") == "def f():\n   return 1\nx = 2"
 
 

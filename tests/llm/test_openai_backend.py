@@ -36,7 +36,7 @@ def test_plain_call_returns_text_usage_and_latency(loopback: LoopbackServer) -> 
 
 
 def test_settings_travel_in_the_request(loopback: LoopbackServer) -> None:
-    settings = GenerationSettings(n=3, temperature=0.7, top_p=0.9, max_tokens=17, stop=["\n"], seed=5)
+    settings = GenerationSettings(n=3, temperature=0.7, top_p=0.9, max_tokens=17, stop=("\n",), seed=5)
     response = backend_for(loopback).generate_sync("q", settings, system="be brief")
     assert response.texts == ["echo 0: q", "echo 1: q", "echo 2: q"]
     body = loopback.bodies[0]

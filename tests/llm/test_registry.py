@@ -85,7 +85,7 @@ def test_as_messages_accepts_strings_dicts_and_records() -> None:
 
 
 def test_generation_settings_validation() -> None:
-    assert GenerationSettings(stop="\n").stop == ("\n",)
+    assert GenerationSettings(stop="\n").stop == ("\n",)  # type: ignore[arg-type]  # (a bare str is accepted)
     assert GenerationSettings().sampled is False
     assert GenerationSettings(temperature=0.3).sampled is True
     with pytest.raises(ValidationError):

@@ -62,7 +62,7 @@ def test_compiler_messages_name_the_class() -> None:
 def test_token_candidates_change_one_line_outside_strings_and_comments(language: str, code: str) -> None:
     mutator = TokenMutator(language)  # type: ignore[arg-type]
     for bug_class in ("syntax", "reference", "logic"):
-        candidates = mutator.candidates(code, bug_class, random.Random(0))  # type: ignore[arg-type]
+        candidates = mutator.candidates(code, bug_class, random.Random(0))
         assert candidates, bug_class
         for candidate in candidates:
             before, after = code.splitlines(), candidate.code.splitlines()
@@ -74,7 +74,7 @@ def test_python_mutants_are_confirmed_by_execution() -> None:
     mutator = mutator_for("python")
     assert isinstance(mutator, PythonMutator)
     for bug_class in ("syntax", "reference", "logic", "multiple"):
-        (found,) = mutator.mutants(PYTHON, TESTS, bug_class, seed=3)  # type: ignore[arg-type]
+        (found,) = mutator.mutants(PYTHON, TESTS, bug_class, seed=3)
         assert found.mutation.bug_class == bug_class and found.report.status.value != "passed"
         assert found.mutation.code != PYTHON and found.mutation.kinds
 
@@ -84,7 +84,7 @@ def test_python_mutants_are_confirmed_by_execution() -> None:
 def test_compiled_mutants_are_confirmed_by_the_compiler_and_the_tests(language: str, code: str) -> None:
     mutator = mutator_for(language)  # type: ignore[arg-type]
     for bug_class in ("syntax", "reference", "logic"):
-        found = mutator.mutants(code, TESTS, bug_class, seed=1)  # type: ignore[arg-type]
+        found = mutator.mutants(code, TESTS, bug_class, seed=1)
         assert found, bug_class
         report = found[0].report
         if bug_class == "logic":

@@ -107,13 +107,14 @@ def test_to_dict_is_json_ready() -> None:
     summary = execute(ROOM, Program([M, M, R, M])).to_dict()
     assert summary["outcome"] == "success"
     assert summary["final"] == {"row": 2, "col": 3, "heading": "south"}
-    assert summary["trace"][0] == [1, 1, "east", "start"]
+    trace = summary["trace"]
+    assert isinstance(trace, list) and trace[0] == [1, 1, "east", "start"]
     json.dumps(summary)
 
 
 def _family_outcomes(root: Path, family: str) -> dict[str, str]:
     tasks = {task.name: task for task in map(read_task, (root / family / "task").glob("*_task.txt"))}
-    outcomes = {}
+    outcomes: dict[str, str] = {}
     for path in (root / family).glob("s*/*.json"):
         task_name = path.stem.split("_code_")[0]
         outcomes[path.stem] = execute(tasks[task_name], read_program(path)).outcome

@@ -236,7 +236,12 @@ def test_resume_refuses_another_task_and_unknown_runs(tmp_path: Path, golden_tas
 
 def test_duplicate_item_ids_are_rejected() -> None:
     with pytest.raises(InputError, match="two items with id 'x'"):
-        EvalTask(name="d", items=[EvalItem(id="x", input=1), EvalItem(id="x", input=2)], solver=str, scorer=len)
+        EvalTask(
+            name="d",
+            items=[EvalItem(id="x", input=1), EvalItem(id="x", input=2)],
+            solver=str,
+            scorer=lambda item, output: 0,
+        )
 
 
 def test_summarize_failure_keeps_the_records(tmp_path: Path, golden_task: Callable[..., EvalTask]) -> None:
@@ -251,7 +256,11 @@ def test_summarize_failure_keeps_the_records(tmp_path: Path, golden_task: Callab
 
 def test_a_new_run_that_cannot_start_leaves_no_folder(tmp_path: Path) -> None:
     task = EvalTask(
-        name="bad-config", items=[EvalItem(id="a", input=1)], solver=str, scorer=len, config={"x": object()}
+        name="bad-config",
+        items=[EvalItem(id="a", input=1)],
+        solver=str,
+        scorer=lambda item, output: 0,
+        config={"x": object()},
     )
     with pytest.raises(TypeError, match="not JSON-serializable"):
         run_task(task, runs_dir=tmp_path, run_id="never")

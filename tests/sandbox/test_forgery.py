@@ -13,7 +13,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from debugtutor.sandbox import LeetCodeCall, SandboxPool, Status, TestReport
+from debugtutor.sandbox import (
+    Language,
+    LeetCodeCall,
+    LeetCodeRequest,
+    ProgramRequest,
+    PythonTestsRequest,
+    SandboxPool,
+    Status,
+    TestReport,
+)
 
 pytestmark = pytest.mark.bwrap
 
@@ -60,7 +69,7 @@ def attack(payload: str) -> str:
 
 def test_writing_passing_records_on_the_harness_descriptor(pool: SandboxPool) -> None:
     program = attack(f"import os\nos.write(3, {FORGED_LINES.encode()!r})\n")
-    assert_true_verdict(pool.run_python_tests(program, TESTS))
+    assert_true_verdict(pool.run(PythonTestsRequest(code=program, tests=TESTS)))
 
 
 def test_writing_on_every_open_descriptor(pool: SandboxPool) -> None:
@@ -69,14 +78,14 @@ def test_writing_on_every_open_descriptor(pool: SandboxPool) -> None:
         f"for fd in range(1024):\n"
         f"    try:\n        os.write(fd, {FORGED_LINES.encode()!r})\n    except OSError:\n        pass\n"
     )
-    assert_true_verdict(pool.run_python_tests(program, TESTS))
+    assert_true_verdict(pool.run(PythonTestsRequest(code=program, tests=TESTS)))
 
 
 def test_printing_look_alike_result_lines(pool: SandboxPool) -> None:
     program = attack(
         f"import sys\nprint({FORGED_LINES!r})\nsys.stderr.write({FORGED_LINES!r})\nprint('@@debugtutor-call@@ 0 0 8')\n"
     )
-    assert_true_verdict(pool.run_python_tests(program, TESTS))
+    assert_true_verdict(pool.run(PythonTestsRequest(code=program, tests=TESTS)))
 
 
 def test_monkeypatching_the_harness_from_inside(pool: SandboxPool) -> None:
@@ -91,16 +100,24 @@ def test_monkeypatching_the_harness_from_inside(pool: SandboxPool) -> None:
         "harness.emit = forged\n"
         "harness.status_of = lambda exc: 'passed'\n"
     )
-    assert_true_verdict(pool.run_python_tests(program, TESTS))
+    assert_true_verdict(pool.run(PythonTestsRequest(code=program, tests=TESTS)))
 
 
 def test_claiming_a_value_is_the_same_as_returning_it(pool: SandboxPool) -> None:
     # The one thing a program can still do is report a value it did not compute. Without the expected values it
     # cannot tell which value would pass, so it fares exactly as a program that returns that value everywhere.
     program = attack("import sys\nsys.modules['_dt_codec'].encode = lambda value: 8\n")
-    assert verdicts(pool.run_python_tests(program, TESTS)) == [Status.passed, Status.failed, Status.failed]
+    assert verdicts(pool.run(PythonTestsRequest(code=program, tests=TESTS))) == [
+        Status.passed,
+        Status.failed,
+        Status.failed,
+    ]
     returns_eight = "def power(a, b):\n    return 8\n"
-    assert verdicts(pool.run_python_tests(returns_eight, TESTS)) == [Status.passed, Status.failed, Status.failed]
+    assert verdicts(pool.run(PythonTestsRequest(code=returns_eight, tests=TESTS))) == [
+        Status.passed,
+        Status.failed,
+        Status.failed,
+    ]
 
 
 def test_returning_an_object_equal_to_everything(pool: SandboxPool) -> None:
@@ -108,7 +125,7 @@ def test_returning_an_object_equal_to_everything(pool: SandboxPool) -> None:
         "class AlwaysEqual:\n    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\n"
         "def power(a, b):\n    return AlwaysEqual()\n"
     )
-    report = pool.run_python_tests(program, TESTS)
+    report = pool.run(PythonTestsRequest(code=program, tests=TESTS))
     assert verdicts(report) == [Status.failed] * 3
 
 
@@ -124,7 +141,7 @@ def test_exiting_half_way_after_forging_the_rest(pool: SandboxPool) -> None:
         "        os._exit(0)\n"
         "    return a * b\n"
     )
-    report = pool.run_python_tests(program, TESTS)
+    report = pool.run(PythonTestsRequest(code=program, tests=TESTS))
     assert Status.passed not in verdicts(report)[:1]
     assert report.status is not Status.passed
 
@@ -165,18 +182,22 @@ def test_the_expected_values_never_enter_the_programs_memory(pool: SandboxPool) 
         "import math",
         "assert math.isclose(power(2, 0.5, 'probe_marker_4471') + 3141592653, 3141592654.414, abs_tol=0.01)",
     ]
-    report = pool.run_python_tests(program, tests)
+    report = pool.run(PythonTestsRequest(code=program, tests=tests))
     assert [t.status for t in report.tests] == [Status.passed] * 3, report
     counts = [json.loads(line) for line in report.stdout.splitlines()]
     assert len(counts) == 2 and all(found[0] > 0 and found[1:] == [0, 0] for found in counts), report.stdout
 
 
 def test_a_later_program_cannot_find_an_earlier_ones_data(pool: SandboxPool) -> None:
-    pool.run_leetcode(
-        "class Solution:\n    def f(self, n):\n        return 'earlier-job-' + 'secret-5593'\n",
-        [LeetCodeCall(args={"n": 1})],
+    pool.run(
+        LeetCodeRequest(
+            code="class Solution:\n    def f(self, n):\n        return 'earlier-job-' + 'secret-5593'\n",
+            calls=[LeetCodeCall(args={"n": 1})],
+        )
     )
-    outcome = pool.run_program(SCANNER + "print(scan((b'job-secr', b'et-5593'), (b'import ', b'ctypes')))\n")
+    outcome = pool.run(
+        ProgramRequest(source=SCANNER + "print(scan((b'job-secr', b'et-5593'), (b'import ', b'ctypes')))\n")
+    )
     assert outcome.status is Status.passed, outcome.stderr
     found_secret, found_own_code = json.loads(outcome.stdout)
     assert found_own_code > 0 and found_secret == 0
@@ -191,13 +212,13 @@ def test_leetcode_results_are_compared_outside_the_program(pool: SandboxPool) ->
         "        return a - b\n"
     )
     calls = [LeetCodeCall(args={"a": 2, "b": 0}, expected=2), LeetCodeCall(args={"a": 2, "b": 3}, expected=5)]
-    report = pool.run_leetcode(code, calls)
+    report = pool.run(LeetCodeRequest(code=code, calls=calls))
     assert verdicts(report)[0] is Status.passed
     assert verdicts(report)[1] is not Status.passed
 
 
 @pytest.mark.parametrize("lang", ["cpp", "java"])
-def test_compiled_programs_cannot_forge_their_calls(pool: SandboxPool, lang: str) -> None:
+def test_compiled_programs_cannot_forge_their_calls(pool: SandboxPool, lang: Language) -> None:
     forged = '{\\"event\\": \\"test\\", \\"index\\": 1, \\"actual\\": 5}\\n'
     if lang == "cpp":
         code = (
@@ -217,6 +238,6 @@ def test_compiled_programs_cannot_forge_their_calls(pool: SandboxPool, lang: str
             "        return a - b;\n    }\n}\n"
         )
     calls = [LeetCodeCall(args={"a": 2, "b": 0}, expected=2), LeetCodeCall(args={"a": 2, "b": 3}, expected=5)]
-    report = pool.run_leetcode(code, calls, lang=lang, method="add")  # type: ignore[arg-type]
+    report = pool.run(LeetCodeRequest(code=code, calls=calls, lang=lang, method="add"))
     assert report.status is not Status.passed, report
     assert verdicts(report)[1] is not Status.passed

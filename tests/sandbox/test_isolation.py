@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from debugtutor.sandbox import LeetCodeCall, Limits, SandboxPool, Status
+from debugtutor.sandbox import Language, LeetCodeCall, LeetCodeRequest, Limits, ProgramRequest, SandboxPool, Status
 
 from .conftest import ORDINARY_USER_SECRET
 
@@ -83,7 +83,7 @@ def private_files(tmp_path: Path, ordinary_user: str) -> list[str]:
 
 
 def test_a_program_sees_only_the_toolchains(pool: SandboxPool, private_files: list[str]) -> None:
-    outcome = pool.run_program(f"PATHS = {private_files!r}\n" + PROBE, limits=Limits(wall_s=10))
+    outcome = pool.run(ProgramRequest(source=f"PATHS = {private_files!r}\n" + PROBE, limits=Limits(wall_s=10)))
     assert outcome.status is Status.passed and outcome.isolation == "bwrap", outcome.stderr
     report = json.loads(outcome.stdout)
     toolchain_roots = {Path(os.path.realpath(p)).parts[1] for p in ("/usr/bin/java", "/usr/bin/g++")}
@@ -94,7 +94,7 @@ def test_a_program_sees_only_the_toolchains(pool: SandboxPool, private_files: li
 
 
 def test_no_new_namespaces_no_tracing(pool: SandboxPool, private_files: list[str]) -> None:
-    outcome = pool.run_program(f"PATHS = {private_files[:1]!r}\n" + PROBE, limits=Limits(wall_s=10))
+    outcome = pool.run(ProgramRequest(source=f"PATHS = {private_files[:1]!r}\n" + PROBE, limits=Limits(wall_s=10)))
     report = json.loads(outcome.stdout)
     eperm = 1
     assert report["unshare_user"] == [-1, eperm]
@@ -109,8 +109,9 @@ def test_the_toolchains_still_work(pool: SandboxPool) -> None:
     cpp = "class Solution {\npublic:\n    int add(int a, int b) { return a + b; }\n};\n"
     java = "class Solution {\n    public int add(int a, int b) { return a + b; }\n}\n"
     python = "class Solution:\n    def add(self, a: int, b: int) -> int:\n        return a + b\n"
-    for lang, code in (("cpp", cpp), ("java", java), ("python", python)):
-        report = pool.run_leetcode(code, calls, lang=lang, method="add")  # type: ignore[arg-type]
+    programs: list[tuple[Language, str]] = [("cpp", cpp), ("java", java), ("python", python)]
+    for lang, code in programs:
+        report = pool.run(LeetCodeRequest(code=code, calls=calls, lang=lang, method="add"))
         assert report.status is Status.passed, (lang, report)
     threads = "import threading\nt = threading.Thread(target=print, args=('thread',))\nt.start()\nt.join()\n"
-    assert pool.run_program(threads).stdout == "thread\n"
+    assert pool.run(ProgramRequest(source=threads)).stdout == "thread\n"

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from debugtutor.sandbox import LeetCodeCall, Limits, Status, run_leetcode
+from debugtutor.sandbox import Language, LeetCodeCall, LeetCodeRequest, Limits, Status, run
 
 # a small heap: JVMs started side by side under -n 2 otherwise fail to reserve native memory on small machines
 SMALL = Limits(memory_mb=256)
@@ -38,7 +40,7 @@ JAVA = {
     "        for (int j = 0; j < g[0].length; j++) { List<Integer> row = new ArrayList<>();"
     " for (int[] r : g) row.add(r[j]); t.add(row); }\n        return t;\n    }\n}\n",
 }
-CALLS = {
+CALLS: dict[str, list[tuple[dict[str, Any], Any]]] = {
     "total": [({"nums": [1, 2, 3]}, 6), ({"nums": []}, 0), ({"nums": [2000000000, 2000000000]}, 4000000000)],
     "flip": [({"s": "abc"}, "cba"), ({"s": 'a"b\\'}, '\\b"a')],
     "reverseList": [({"head": [1, 2, 3]}, [3, 2, 1]), ({"head": []}, [])],
@@ -50,29 +52,31 @@ CALLS = {
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["cpp", "java"])
 @pytest.mark.parametrize("method", sorted(CALLS))
-def test_calls_convert_arguments_and_results(lang: str, method: str) -> None:
+def test_calls_convert_arguments_and_results(lang: Language, method: str) -> None:
     code = (CPP if lang == "cpp" else JAVA)[method]
     calls = [LeetCodeCall(args=args, expected=expected) for args, expected in CALLS[method]]
-    report = run_leetcode(code, calls, lang=lang, method=method, limits=SMALL)  # type: ignore[arg-type]
+    report = run(LeetCodeRequest(code=code, calls=calls, lang=lang, method=method, limits=SMALL))
     assert [t.status for t in report.tests] == [Status.passed] * len(calls), report
     assert report.status is Status.passed
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["cpp", "java"])
-def test_wrong_answer_fails_and_oracle_mode_records_actual(lang: str) -> None:
+def test_wrong_answer_fails_and_oracle_mode_records_actual(lang: Language) -> None:
     code = (CPP if lang == "cpp" else JAVA)["total"]
     calls = [LeetCodeCall(args={"nums": [1, 2]}, expected=4), LeetCodeCall(args={"nums": [5]})]
-    report = run_leetcode(code, calls, lang=lang, method="total", limits=SMALL)  # type: ignore[arg-type]
+    report = run(LeetCodeRequest(code=code, calls=calls, lang=lang, method="total", limits=SMALL))
     assert [t.status for t in report.tests] == [Status.failed, Status.passed]
     assert report.tests[0].actual == "3" and report.tests[1].actual == "5"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["cpp", "java"])
-def test_compile_error_is_reported_with_the_compiler_message(lang: str) -> None:
+def test_compile_error_is_reported_with_the_compiler_message(lang: Language) -> None:
     code = (CPP if lang == "cpp" else JAVA)["total"].replace("s += x;", "s += y;")
-    report = run_leetcode(code, [LeetCodeCall(args={"nums": [1]}, expected=1)], lang=lang, limits=SMALL)  # type: ignore[arg-type]
+    report = run(
+        LeetCodeRequest(code=code, calls=[LeetCodeCall(args={"nums": [1]}, expected=1)], lang=lang, limits=SMALL)
+    )
     assert report.status is Status.compile_error
     assert report.tests[0].status is Status.compile_error
     assert report.setup_error is not None and "y" in report.setup_error.message
@@ -82,7 +86,7 @@ def test_compile_error_is_reported_with_the_compiler_message(lang: str) -> None:
 def test_crash_marks_the_call_and_the_rest_not_run() -> None:
     code = "class Solution {\npublic:\n    int pick(vector<int>& v, int i) { if (i < 0) abort(); return v[i]; }\n};\n"
     calls = [LeetCodeCall(args={"v": [7], "i": i}) for i in (0, -1, 0)]
-    report = run_leetcode(code, calls, lang="cpp", method="pick")
+    report = run(LeetCodeRequest(code=code, calls=calls, lang="cpp", method="pick"))
     assert [t.status for t in report.tests] == [Status.passed, Status.error, Status.error]
     assert report.tests[2].exception is not None and report.tests[2].exception.type == "NotRun"
 
@@ -94,10 +98,10 @@ def test_crash_marks_the_call_and_the_rest_not_run() -> None:
         ("java", "class Solution {\n    public int size(Map<Integer, Integer> m) { return m.size(); }\n}\n"),
     ],
 )
-def test_a_signature_the_calls_cannot_fit_fails_every_call(lang: str, code: str) -> None:
+def test_a_signature_the_calls_cannot_fit_fails_every_call(lang: Language, code: str) -> None:
     # A graded fix whose method cannot be called fails; it must not raise out of the grader (where an item would be
     # dropped from pass@k) nor pass.
-    report = run_leetcode(code, [LeetCodeCall(args={"m": {}}, expected=0)], lang=lang, method="size")  # type: ignore[arg-type]
+    report = run(LeetCodeRequest(code=code, calls=[LeetCodeCall(args={"m": {}}, expected=0)], lang=lang, method="size"))
     assert report.status is Status.error
     assert report.setup_error is not None and report.setup_error.type == "SignatureError"
     assert "cannot call size: unsupported parameter type" in report.setup_error.message

@@ -17,12 +17,10 @@ from debugtutor.sandbox import (
     ProgramRequest,
     PythonTestsRequest,
     SandboxPool,
+    SandboxResult,
     Status,
     TestReport,
-    ajudge_program,
-    arun_leetcode,
-    arun_program,
-    arun_python_tests,
+    arun,
     isolation_level,
     time_limit_from_reference,
 )
@@ -80,38 +78,41 @@ def test_cpu_seconds_count_the_servers_and_their_programs(pool: SandboxPool) -> 
     pool.map([ProgramRequest(source=busy) for _ in range(2)])
     spent = pool.cpu_seconds()
     assert spent >= 0.1  # each program alone takes well over 0.05 s of CPU
-    pool.run_program("print(1)")
+    pool.run(ProgramRequest(source="print(1)"))
     assert pool.cpu_seconds() >= spent
 
 
 def test_isolation_is_recorded(isolation: str, pool: SandboxPool) -> None:
     assert pool.isolation == isolation == isolation_level()
-    assert pool.run_program("print(1)").isolation == isolation
+    assert pool.run(ProgramRequest(source="print(1)")).isolation == isolation
 
 
-def test_async_twins(isolation: str) -> None:
-    async def main() -> list[object]:
+def test_arun_returns_each_requests_result(isolation: str) -> None:
+    async def main() -> list[SandboxResult]:
         return list(
             await asyncio.gather(
-                arun_program("print(2)"),
-                ajudge_program("print(3)", expected_stdout="3"),
-                arun_python_tests("x = 1", ["assert x == 1"]),
-                arun_leetcode(
-                    "class Solution:\n    def one(self) -> int:\n        return 1\n",
-                    [LeetCodeCall(args={}, expected=1)],
+                arun(ProgramRequest(source="print(2)")),
+                arun(JudgeRequest(source="print(3)", expected_stdout="3")),
+                arun(PythonTestsRequest(code="x = 1", tests=["assert x == 1"])),
+                arun(
+                    LeetCodeRequest(
+                        code="class Solution:\n    def one(self) -> int:\n        return 1\n",
+                        calls=[LeetCodeCall(args={}, expected=1)],
+                    )
                 ),
             )
         )
 
     results = asyncio.run(main())
-    assert all(result.status is Status.passed for result in results)  # type: ignore[attr-defined]
+    assert [type(result).__name__ for result in results] == ["ExecOutcome", "ExecOutcome", "TestReport", "TestReport"]
+    assert all(result.status is Status.passed for result in results)
 
 
 def test_closed_pool_refuses_work() -> None:
     pool = SandboxPool(workers=1)
     pool.close()
     with pytest.raises(SandboxError):
-        pool.run_program("print(1)")
+        pool.run(ProgramRequest(source="print(1)"))
 
 
 def test_unknown_executor_and_sandbox_mode(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -144,6 +145,6 @@ def test_ray_executor_runs_the_same_jobs() -> None:
     try:
         with SandboxPool(workers=2, executor="ray") as pool:
             check_batch(pool.map(batch()))
-            assert pool.run_program("print('via ray')").stdout == "via ray\n"
+            assert pool.run(ProgramRequest(source="print('via ray')")).stdout == "via ray\n"
     finally:
         ray.shutdown()

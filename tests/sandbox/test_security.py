@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from debugtutor.sandbox import Limits, SandboxPool, Status
+from debugtutor.sandbox import Limits, ProgramRequest, SandboxPool, Status
 
 pytestmark = pytest.mark.bwrap
 
@@ -56,22 +56,22 @@ def settled_descendants(pool: SandboxPool) -> int:
 
 
 def assert_pool_still_works(pool: SandboxPool) -> None:
-    assert pool.run_program("print(6 * 7)").stdout == "42\n"
+    assert pool.run(ProgramRequest(source="print(6 * 7)")).stdout == "42\n"
 
 
 def test_infinite_loop(pool: SandboxPool) -> None:
     started = time.monotonic()
-    outcome = pool.run_program("while True:\n    pass\n", limits=QUICK)
+    outcome = pool.run(ProgramRequest(source="while True:\n    pass\n", limits=QUICK))
     assert outcome.status is Status.timeout and outcome.isolation == "bwrap"
     assert time.monotonic() - started < QUICK.wall_s + 2
 
 
 def test_fork_bomb(pool: SandboxPool) -> None:
-    pool.run_program("pass")
+    pool.run(ProgramRequest(source="pass"))
     baseline = settled_descendants(pool)
     bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
     started = time.monotonic()
-    outcome = pool.run_program(bomb, limits=Limits(wall_s=1.0, max_processes=16))
+    outcome = pool.run(ProgramRequest(source=bomb, limits=Limits(wall_s=1.0, max_processes=16)))
     assert outcome.status is Status.timeout
     assert time.monotonic() - started < 4
     assert settled_descendants(pool) == baseline
@@ -79,7 +79,7 @@ def test_fork_bomb(pool: SandboxPool) -> None:
 
 
 def test_allocating_10_gb(pool: SandboxPool) -> None:
-    outcome = pool.run_program("block = bytearray(10 * 1024 ** 3)\nprint(len(block))\n", limits=QUICK)
+    outcome = pool.run(ProgramRequest(source="block = bytearray(10 * 1024 ** 3)\nprint(len(block))\n", limits=QUICK))
     assert outcome.status is Status.memory
     assert outcome.stdout == ""
 
@@ -100,7 +100,7 @@ for action in (lambda: os.remove({str(sentinel)!r}), lambda: open({str(intruder)
         results.append(type(exc).__name__)
 print(results)
 """
-    outcome = pool.run_program(program, limits=QUICK)
+    outcome = pool.run(ProgramRequest(source=program, limits=QUICK))
     assert outcome.status is Status.passed
     assert "done" not in outcome.stdout
     assert sentinel.read_text() == "keep me"
@@ -115,7 +115,7 @@ def test_parent_environment_secret_is_invisible(pool: SandboxPool, monkeypatch: 
         "for pid in os.listdir('/proc'):\n"
         "    try:\n        print(open(f'/proc/{pid}/environ', 'rb').read())\n    except OSError:\n        pass\n"
     )
-    outcome = pool.run_program(program, limits=QUICK)
+    outcome = pool.run(ProgramRequest(source=program, limits=QUICK))
     assert outcome.status is Status.passed
     assert "sk-not-for-students" not in outcome.stdout
 
@@ -127,7 +127,7 @@ def test_no_network_to_a_loopback_listener(pool: SandboxPool) -> None:
         listener.settimeout(0.3)
         port = listener.getsockname()[1]
         program = f"import socket\nsocket.create_connection(('127.0.0.1', {port}), timeout=1)\nprint('connected')\n"
-        outcome = pool.run_program(program, limits=QUICK)
+        outcome = pool.run(ProgramRequest(source=program, limits=QUICK))
         assert outcome.status is Status.error
         assert outcome.exception is not None and outcome.exception.type in ("ConnectionRefusedError", "OSError")
         with pytest.raises(socket.timeout):
@@ -136,8 +136,8 @@ def test_no_network_to_a_loopback_listener(pool: SandboxPool) -> None:
 
 def test_printing_a_gigabyte(pool: SandboxPool) -> None:
     started = time.monotonic()
-    outcome = pool.run_program(
-        "import sys\nchunk = 'x' * 2 ** 20\nfor _ in range(1024):\n    sys.stdout.write(chunk)\n"
+    outcome = pool.run(
+        ProgramRequest(source="import sys\nchunk = 'x' * 2 ** 20\nfor _ in range(1024):\n    sys.stdout.write(chunk)\n")
     )
     assert outcome.status is Status.output_limit
     assert outcome.stdout_truncated and len(outcome.stdout) == Limits().output_bytes
@@ -145,7 +145,9 @@ def test_printing_a_gigabyte(pool: SandboxPool) -> None:
 
 
 def test_killing_the_parent(pool: SandboxPool, server_account: str) -> None:
-    outcome = pool.run_program("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n", limits=QUICK)
+    outcome = pool.run(
+        ProgramRequest(source="import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n", limits=QUICK)
+    )
     assert outcome.status is Status.error
     if server_account == "root":
         assert outcome.exception is not None and outcome.exception.type == "PermissionError"
@@ -155,7 +157,9 @@ def test_killing_the_parent(pool: SandboxPool, server_account: str) -> None:
         assert outcome.exception is not None and outcome.exception.type == "SandboxLost"
         assert_pool_still_works(pool)
     # kill(-1) reaches only processes of the run's own uid (Linux spares the caller): nothing outside is touched.
-    everyone = pool.run_program("import os, signal\nos.kill(-1, signal.SIGKILL)\nprint('alive')\n", limits=QUICK)
+    everyone = pool.run(
+        ProgramRequest(source="import os, signal\nos.kill(-1, signal.SIGKILL)\nprint('alive')\n", limits=QUICK)
+    )
     if server_account == "root":
         assert everyone.status is Status.passed and everyone.stdout == "alive\n"
     else:  # it takes the sandbox's processes (its own uid) down: an error for it, a fresh server for the next job
@@ -167,7 +171,7 @@ def test_killing_the_parent(pool: SandboxPool, server_account: str) -> None:
 def test_unbounded_recursion_with_raised_limit(pool: SandboxPool) -> None:
     program = "import sys\nsys.setrecursionlimit(10 ** 9)\ndef down(n):\n    return down(n + 1) + 1\ndown(0)\n"
     started = time.monotonic()
-    outcome = pool.run_program(program, limits=Limits(wall_s=2.0, memory_mb=256))
+    outcome = pool.run(ProgramRequest(source=program, limits=Limits(wall_s=2.0, memory_mb=256)))
     # CPython 3.11 recurses on the heap: it ends in MemoryError/SystemError or runs into the limit, never hangs.
     assert outcome.status in (Status.error, Status.memory, Status.timeout)
     assert outcome.returncode != 0
@@ -177,7 +181,7 @@ def test_unbounded_recursion_with_raised_limit(pool: SandboxPool) -> None:
 
 def test_child_sleeping_past_the_limit_is_killed(pool: SandboxPool, find_processes: Callable[[str], list[int]]) -> None:
     program = "import subprocess, time\nsubprocess.Popen(['sleep', '31337.5'])\ntime.sleep(60)\n"
-    outcome = pool.run_program(program, limits=Limits(wall_s=1.0))
+    outcome = pool.run(ProgramRequest(source=program, limits=Limits(wall_s=1.0)))
     assert outcome.status is Status.timeout
     assert find_processes("sleep 31337.5") == []
 
@@ -189,13 +193,15 @@ def test_double_forked_daemon_does_not_outlive_the_run(
         "import os\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
         "        os.execvp('sleep', ['sleep', '45678.5'])\n    os._exit(0)\nprint('parent done')\n"
     )
-    outcome = pool.run_program(program, limits=QUICK)
+    outcome = pool.run(ProgramRequest(source=program, limits=QUICK))
     assert outcome.status is Status.passed
     assert find_processes("sleep 45678.5") == []
 
 
 def test_cpp_segfault(pool: SandboxPool) -> None:
-    outcome = pool.run_program("int main() { volatile int *p = nullptr; *p = 1; return 0; }", lang="cpp", limits=QUICK)
+    outcome = pool.run(
+        ProgramRequest(source="int main() { volatile int *p = nullptr; *p = 1; return 0; }", lang="cpp", limits=QUICK)
+    )
     assert outcome.status is Status.error
     assert outcome.returncode == -11
 
@@ -203,23 +209,23 @@ def test_cpp_segfault(pool: SandboxPool) -> None:
 def test_java_program_that_never_ends(pool: SandboxPool) -> None:
     source = "public class Main { public static void main(String[] a) { long n = 0; while (true) { n++; } } }"
     started = time.monotonic()
-    outcome = pool.run_program(source, lang="java", limits=Limits(wall_s=1.5))
+    outcome = pool.run(ProgramRequest(source=source, lang="java", limits=Limits(wall_s=1.5)))
     assert outcome.status is Status.timeout
     assert time.monotonic() - started < 15  # javac start-up included
 
 
 def test_program_closing_or_redirecting_its_stdout(pool: SandboxPool) -> None:
     redirect = "import os, sys\nsys.stdout = open(os.devnull, 'w')\nprint('hidden')\nos.close(1)\nos.close(2)\n"
-    outcome = pool.run_program(redirect, limits=QUICK)
+    outcome = pool.run(ProgramRequest(source=redirect, limits=QUICK))
     assert outcome.status is Status.passed and outcome.stdout == ""
     closed_and_spinning = "import os\nos.close(1)\nos.close(2)\nwhile True:\n    pass\n"
-    outcome = pool.run_program(closed_and_spinning, limits=Limits(wall_s=1.0))
+    outcome = pool.run(ProgramRequest(source=closed_and_spinning, limits=Limits(wall_s=1.0)))
     assert outcome.status is Status.timeout
 
 
 def test_huge_file_hits_the_file_size_limit(pool: SandboxPool) -> None:
     program = "with open('big.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'x' * 2 ** 20)\n"
-    outcome = pool.run_program(program, limits=Limits(wall_s=5, file_bytes=1_000_000))
+    outcome = pool.run(ProgramRequest(source=program, limits=Limits(wall_s=5, file_bytes=1_000_000)))
     assert outcome.status is Status.error
     assert outcome.exception is not None and "too large" in outcome.exception.message.lower()
 
@@ -230,7 +236,7 @@ def test_secrets_on_disk_are_unreadable(pool: SandboxPool) -> None:
         "else __import__('os').listdir(path)\n        print('READ', path)\n    except OSError as exc:\n"
         "        print(type(exc).__name__)\n"
     )
-    outcome = pool.run_program(program, limits=QUICK)
+    outcome = pool.run(ProgramRequest(source=program, limits=QUICK))
     assert "READ" not in outcome.stdout
     # not even there: the sandbox's root holds the toolchains only (test_isolation.py has the whole list)
     assert outcome.stdout.splitlines() == ["FileNotFoundError", "FileNotFoundError"]
@@ -244,7 +250,7 @@ def test_setuid_back_to_root_and_ptrace_fail(pool: SandboxPool) -> None:
         "libc = ctypes.CDLL(None, use_errno=True)\n"
         "print('ptrace', libc.ptrace(16, os.getppid(), 0, 0), ctypes.get_errno())\n"
     )
-    outcome = pool.run_program(program, limits=QUICK)
+    outcome = pool.run(ProgramRequest(source=program, limits=QUICK))
     assert outcome.status is Status.passed, outcome.stderr
     assert "ROOT" not in outcome.stdout and "no setuid" in outcome.stdout
     assert "ptrace -1 1" in outcome.stdout  # EPERM
@@ -256,7 +262,7 @@ def test_sleep_in_a_signal_handler(pool: SandboxPool) -> None:
         "signal.alarm(1)\nwhile True:\n    pass\n"
     )
     started = time.monotonic()
-    outcome = pool.run_program(program, limits=Limits(wall_s=2.0))
+    outcome = pool.run(ProgramRequest(source=program, limits=Limits(wall_s=2.0)))
     assert outcome.status is Status.timeout
     assert time.monotonic() - started < 5
 
@@ -265,7 +271,7 @@ def test_cpp_unbounded_allocation(pool: SandboxPool) -> None:
     source = (
         "#include <vector>\nint main(){ std::vector<std::vector<char>> v; while (true) v.emplace_back(1 << 20, 'x'); }"
     )
-    outcome = pool.run_program(source, lang="cpp", limits=Limits(wall_s=5, memory_mb=256))
+    outcome = pool.run(ProgramRequest(source=source, lang="cpp", limits=Limits(wall_s=5, memory_mb=256)))
     assert outcome.status is Status.memory, outcome.stderr
 
 
@@ -274,12 +280,12 @@ def test_java_out_of_memory(pool: SandboxPool) -> None:
         "import java.util.*;\npublic class Main { public static void main(String[] a) {"
         " List<long[]> keep = new ArrayList<>(); while (true) keep.add(new long[1 << 20]); } }"
     )
-    outcome = pool.run_program(source, lang="java", limits=Limits(wall_s=10, memory_mb=128))
+    outcome = pool.run(ProgramRequest(source=source, lang="java", limits=Limits(wall_s=10, memory_mb=128)))
     assert outcome.status is Status.memory, outcome.stdout + outcome.stderr
 
 
 def test_dns_and_outside_network_fail(pool: SandboxPool) -> None:
     program = "import socket\nsocket.getaddrinfo('pypi.org', 443)\n"
-    outcome = pool.run_program(program, limits=QUICK)
+    outcome = pool.run(ProgramRequest(source=program, limits=QUICK))
     assert outcome.status is Status.error
     assert outcome.exception is not None and outcome.exception.type == "gaierror"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from debugtutor.sandbox._test_plans import bindings, plan_test
+from debugtutor.sandbox._test_plans import Bindings, bindings, plan_test
 
 CODE = """import math
 from collections import Counter
@@ -25,11 +25,11 @@ def reset():
 
 
 @pytest.fixture
-def binds():
+def binds() -> Bindings:
     return bindings(CODE, "head = Node()", ("import heapq", "value = power(2, 2)"))
 
 
-def test_bindings_separate_program_names_from_standard_imports(binds) -> None:
+def test_bindings_separate_program_names_from_standard_imports(binds: Bindings) -> None:
     assert {"power", "Node", "LIMIT", "reset", "counter", "np", "head", "value"} <= binds.program
     assert {"math", "Counter", "heapq"} <= binds.imported
     assert not binds.imported & binds.program
@@ -60,7 +60,9 @@ def test_a_name_the_program_rebinds_is_the_programs_even_if_imported_too() -> No
         ("assert np.sum(power(1, 2)) == 3", ("np.sum(power(1, 2))",), "__dt_probe__(0) == 3"),
     ],
 )
-def test_probes_are_the_smallest_parts_that_call_into_the_program(binds, line, probes, judge) -> None:
+def test_probes_are_the_smallest_parts_that_call_into_the_program(
+    binds: Bindings, line: str, probes: tuple[str, ...], judge: str | None
+) -> None:
     plan = plan_test(line, binds)
     assert plan.kind == "assert"
     assert plan.probes == probes
@@ -70,7 +72,7 @@ def test_probes_are_the_smallest_parts_that_call_into_the_program(binds, line, p
     assert "expr" not in plan.program_payload() and plan.program_payload() == {"kind": "probes", "probes": list(probes)}
 
 
-def test_literal_comparisons_are_judged_by_the_host(binds) -> None:
+def test_literal_comparisons_are_judged_by_the_host(binds: Bindings) -> None:
     fast = plan_test("assert power(2, 3) == [8, (1, 2)]", binds).fast
     assert fast is not None and (fast.op, fast.probe_on_left, fast.literal) == ("Eq", True, [8, (1, 2)])
     assert plan_test("assert not power(1, 1)", binds).fast.op == "falsity"  # type: ignore[union-attr]
@@ -80,7 +82,7 @@ def test_literal_comparisons_are_judged_by_the_host(binds) -> None:
     assert plan_test("assert power(2, 2) == 2 ** 2", binds).fast is None
 
 
-def test_statements_and_broken_lines(binds) -> None:
+def test_statements_and_broken_lines(binds: Bindings) -> None:
     assert plan_test("value = power(2, 2)", binds).kind == "statement"
     assert plan_test("print(power(1, 2))", binds).kind == "statement"
     broken = plan_test("assert power(", binds)
@@ -88,6 +90,6 @@ def test_statements_and_broken_lines(binds) -> None:
     assert broken.program_payload() == {"kind": "skip"}
 
 
-def test_an_assertion_without_program_names_runs_wholly_in_the_judge(binds) -> None:
+def test_an_assertion_without_program_names_runs_wholly_in_the_judge(binds: Bindings) -> None:
     plan = plan_test("assert math.floor(2.5) == 2", binds)
     assert plan.probes == () and plan.judge == "math.floor(2.5) == 2"

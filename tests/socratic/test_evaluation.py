@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -101,7 +102,7 @@ def test_read_predictions_names_file_and_line(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"preds\.jsonl:3: unknown example id 'zzz#1'"):
         read_predictions(path, {"a#0"})
     path.write_text('{"id": "a#0", "predictions": ["q"]}\nnot json\n')
-    with pytest.raises(InputError, match=r"preds\.jsonl:2: not a JSON object"):
+    with pytest.raises(InputError, match=r"preds\.jsonl:2: not valid JSON"):
         read_predictions(path, {"a#0"})
     path.write_text('{"id": "a#0", "predictions": "q"}\n')
     with pytest.raises(InputError, match=r":1, field 'predictions'"):
@@ -224,7 +225,8 @@ def test_records_carry_references_and_per_example_scores_and_rebuild(tmp_path: P
         partner = record.output["mismatched"]
         assert by_id[record.id].problem_id != partner["id"].split("_")[0]
         for name in ("rougeL_precision", "rougeL_recall", "rougeL_f1", "rougeL_f1@constant", "bleu4_f1@mismatched"):
-            assert 0.0 <= record.scores[name] <= 1.0
+            score = record.scores[name]
+            assert isinstance(score, float) and 0.0 <= score <= 1.0
     # re-scoring the recorded predictions alone gives the run's numbers
     rescored = score_predictions(
         examples, read_predictions(run.run_dir / "samples.jsonl", set(by_id)), ["rougeL", "bleu4"]
@@ -260,7 +262,7 @@ def test_the_scorer_batches_concurrent_items_and_keeps_each_records_scores() -> 
         name = "exact"
         signature = "exact|counting"
 
-        def score_pairs(self, predictions: list[str], references: list[str]) -> list[float]:
+        def score_pairs(self, predictions: Sequence[str], references: Sequence[str]) -> list[float]:
             calls.append(len(predictions))
             return exact.score_pairs(predictions, references)
 

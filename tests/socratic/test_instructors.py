@@ -12,7 +12,7 @@ from debugtutor.socratic.dataset import EvaluationExample, TurnRecord
 from debugtutor.socratic.instructors import (
     INSTRUCTOR_NAMES,
     ModelInstructor,
-    OfflineSocraticInstructor,
+    OfflineInstructor,
     get_instructor,
     grounding_facts,
     parse_list_response,
@@ -134,7 +134,7 @@ def test_grounded_instructor_puts_the_facts_in_the_prompt() -> None:
 
 
 def test_offline_instructor_through_the_protocol() -> None:
-    prediction = asyncio.run(OfflineSocraticInstructor().predict(make_example()))
+    prediction = asyncio.run(OfflineInstructor().predict(make_example()))
     assert 1 <= len(prediction.utterances) <= 3
     assert prediction.raw == []
     assert all("x * 2" not in u for u in prediction.utterances)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from debugtutor.maze import Program
+from debugtutor.report import write_report
 from debugtutor.studentsyn import (
     BehaviourEdits,
     EditD,
@@ -42,7 +43,7 @@ def test_significance_between_a_strong_and_a_random_technique(sample_families: l
 def test_runner_records_match_in_process_and_resume(sample_families: list[TaskFamily], tmp_path: Path) -> None:
     in_process, _ = evaluate_in_process(EditD(), sample_families, rounds=2, samples=2)
     recorded, run_dir = evaluate_with_runner(
-        EditD(), sample_families, rounds=2, samples=2, runs_dir=tmp_path, experts={"walk": 50.0}
+        EditD(), sample_families, rounds=2, samples=2, runs_dir=tmp_path, experts={"walk": 50.0}, report=write_report
     )
     assert recorded.references == in_process.references
     assert (Path(run_dir) / "samples.jsonl").is_file() and (Path(run_dir) / "report.html").is_file()
@@ -76,7 +77,7 @@ class _Cheater:
     when asked about ``target``, setting "b" only elsewhere (so choosing on the other tasks always picks wrong)."""
 
     name = "cheater"
-    settings = ("a", "b")
+    settings: tuple[str, ...] = ("a", "b")
     reads_true_type = False
 
     def __init__(self, family: TaskFamily, target: str) -> None:

@@ -99,7 +99,8 @@ def _choices(
         brief = _renamed(brief, names)
         sheets = {names[n]: s.renamed(names[n]) for n, s in sheets.items()}
     technique.prepare(brief)
-    chosen, positions = [], []
+    chosen: list[Program] = []
+    positions: list[list[int]] = []
     for instance in build_instances(family, samples=1, seed=3, observed=observed):
         if names is not None:
             instance = _blanked(instance, names, keep_type=technique.reads_true_type)

@@ -19,6 +19,7 @@ from debugtutor.studentsyn import (
     sheets_of,
     task_context,
 )
+from debugtutor.studentsyn.behaviour_edits import TaskContext, behaviour_model, has_control
 from debugtutor.studentsyn.neurss import (
     NeurSS,
     NeurSSConfig,
@@ -26,7 +27,6 @@ from debugtutor.studentsyn.neurss import (
     build_training_data,
     synthetic_tasks,
 )
-from debugtutor.studentsyn.rules import TaskContext, behaviour_model, has_control
 
 TINY = NeurSSConfig(synthetic_tasks=8, groups=240, steps=70)
 

@@ -67,7 +67,7 @@ def test_an_unknown_code_index_names_the_line(tutor_folder: Path) -> None:
     path.write_text(RESPONSES.replace("1\t2\t5\t7", "1\t2\t5\t99", 1), encoding="utf-8")
     with pytest.raises(InputError, match="99") as raised:
         score_tutorss(tutor_folder, "t")
-    assert raised.value.line == 2  # type: ignore[attr-defined]
+    assert raised.value.line == 2
 
 
 @pytest.mark.shared_data

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from debugtutor.analysis.execution import (
     FIRST_FAILING,
+    LOAD_S,
     ExecutionFacts,
     LineTrace,
     collect_execution_facts,
@@ -23,7 +24,7 @@ from debugtutor.analysis.execution import (
 from debugtutor.analysis.localization import SuspiciousLine, enclosing_loop, localize
 from debugtutor.analysis.repair import Repair, RepairBudget, RepairSearch, arepair
 from debugtutor.analysis.static import Diagnostic, check
-from debugtutor.sandbox import Limits, Status, TestReport, run_python_tests
+from debugtutor.sandbox import Limits, PythonTestsRequest, Status, TestReport, run
 
 # Per-test time budget of a repair candidate: generous against the buggy program's own (traced) test times, so a
 # fix is never cut short, yet short enough that candidates which loop forever cost little.
@@ -45,7 +46,7 @@ class AnalysisBudget(BaseModel):
 
     repair_seconds: float = 10.0
     repair_executions: int = 20000
-    per_test_timeout_s: float = 1.0
+    per_test_s: float = 1.0
     max_trace_events: int = 1000
 
 
@@ -153,11 +154,11 @@ async def aanalyze(
     budget = budget or AnalysisBudget()
     tests = list(tests)
     diagnostics = check(code)
-    limits = Limits(wall_s=min(120.0, 3.0 + budget.per_test_timeout_s * (len(tests) + 1)))
+    request = PythonTestsRequest(
+        code=code, tests=tests, setup=setup, limits=Limits(wall_s=LOAD_S, per_test_s=budget.per_test_s)
+    )
     test_report, facts = await asyncio.gather(
-        asyncio.to_thread(
-            run_python_tests, code, tests, limits=limits, per_test_timeout_s=budget.per_test_timeout_s, setup=setup
-        ),
+        asyncio.to_thread(run, request),
         asyncio.to_thread(
             collect_execution_facts,
             code,
@@ -165,7 +166,7 @@ async def aanalyze(
             setup=setup,
             trace_test=trace_test,
             max_events=budget.max_trace_events,
-            per_test_timeout_s=budget.per_test_timeout_s,
+            per_test_s=budget.per_test_s,
         ),
     )
     compiles = not any(diagnostic.category == "syntax" for diagnostic in diagnostics)
@@ -186,7 +187,7 @@ async def aanalyze(
     async def localize_variant(source: str) -> list[int]:
         # a variant of the program: its tests get the repair search's short per-test budget
         variant_facts = await asyncio.to_thread(
-            collect_execution_facts, source, tests, setup=setup, per_test_timeout_s=per_test
+            collect_execution_facts, source, tests, setup=setup, per_test_s=per_test
         )
         return [item.line for item in rank_lines(source, variant_facts, check(source))]
 
@@ -198,7 +199,7 @@ async def aanalyze(
         budget=RepairBudget(
             max_seconds=budget.repair_seconds,
             max_executions=budget.repair_executions,
-            per_test_timeout_s=per_test,
+            per_test_s=per_test,
         ),
         localize=localize_variant,
     )

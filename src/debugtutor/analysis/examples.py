@@ -10,16 +10,19 @@ runs succeed and agree, so a non-deterministic oracle never defines a test.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
 import string
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
 
-from debugtutor.analysis.leetcode import MethodSignature, entry_method
-from debugtutor.sandbox import Language, LeetCodeCall, Limits, Status, run_leetcode
+from debugtutor.analysis.leetcode import MethodSignature, TreeNode, entry_method, list_to_tree, solution_methods
+from debugtutor.sandbox import Language, LeetCodeCall, LeetCodeRequest, Limits, Status, run
 
 _NAME_VALUE = re.compile(r"\s*([A-Za-z_]\w*)\s*=\s*(.*)", re.S)
 
@@ -192,14 +195,17 @@ def _perturb(value: Any, rng: random.Random) -> Any:
     return copy
 
 
-def perturb_calls(calls: list[LeetCodeCall], *, count: int, seed: int = 0) -> list[LeetCodeCall]:
-    """Up to ``count`` new calls, each an example with one or two arguments perturbed (expected left unset)."""
+def perturb_calls(
+    calls: list[LeetCodeCall], *, count: int, seed: int = 0, rules: InputRules | None = None
+) -> list[LeetCodeCall]:
+    """Up to ``count`` new calls, each an example with one or two arguments perturbed (expected left unset); with
+    ``rules``, only inputs the rules allow (the problem's constraints and the examples' invariants)."""
     if not calls:
         return []
     rng = random.Random(seed)
     seen = {json.dumps(c.args, sort_keys=True) for c in calls}
     found: list[LeetCodeCall] = []
-    for _ in range(count * 10):
+    for _ in range(count * (40 if rules else 10)):
         if len(found) >= count:
             break
         base = rng.choice(calls)
@@ -210,7 +216,8 @@ def perturb_calls(calls: list[LeetCodeCall], *, count: int, seed: int = 0) -> li
         key = json.dumps(args, sort_keys=True)
         if key not in seen:
             seen.add(key)
-            found.append(LeetCodeCall(args=args))
+            if rules is None or rules.allows(args):
+                found.append(LeetCodeCall(args=args))
     return found
 
 
@@ -230,8 +237,8 @@ def oracle_outputs(
     if not calls:
         return []
     unset = [LeetCodeCall(args=c.args) for c in calls]
-    first = run_leetcode(oracle_code, unset, method=method, limits=limits, lang=lang)
-    second = run_leetcode(oracle_code, unset, method=method, limits=limits, lang=lang)
+    request = LeetCodeRequest(code=oracle_code, calls=unset, method=method, limits=limits or Limits(), lang=lang)
+    first, second = run(request), run(request)
     kept: list[LeetCodeCall] = []
     for call, a, b in zip(calls, first.tests, second.tests):
         if a.status != Status.passed or b.status != Status.passed or a.actual is None or a.actual != b.actual:
@@ -254,8 +261,92 @@ def oracle_tests(
     return oracle_outputs(oracle_code, candidates, limits=limits, method=example_method(examples, oracle_code))
 
 
+def entry_point(code: str, names: Sequence[str], title: str = "") -> MethodSignature | None:
+    """The ``Solution`` method a LeetCode test with these argument names calls, from the code's real signatures.
+
+    The method whose parameters are exactly ``names`` (ignoring case, and parameters with defaults after them);
+    else the one method that can take that many arguments and that no other method calls (a helper is called by
+    the entry point); else, among those, the one whose name shares the most words with the problem's ``title``
+    (LeetCode names the method after the problem); None when that does not single one out, rather than a guess."""
+    latest = {method.name: method for method in solution_methods(code)}  # a redefinition replaces the first one
+    methods = list(latest.values())
+    optional = _defaults(code)
+    wanted = [name.lower() for name in names]
+
+    def takes(method: MethodSignature) -> bool:
+        required = len(method.parameters) - optional.get(method.name, 0)
+        return required <= len(wanted) <= len(method.parameters)
+
+    exact = [
+        m for m in methods if takes(m) and sorted(p.name.lower() for p in m.parameters[: len(wanted)]) == sorted(wanted)
+    ]
+    if len(exact) == 1:
+        return _first(exact[0], len(wanted))
+    called = _called_by_others(code)
+    pool = exact or [method for method in methods if takes(method)]
+    entries = [method for method in pool if method.name not in called] or pool
+    if len(entries) > 1 and title:
+        scores = {method.name: _title_words(method.name, title) for method in entries}
+        best = max(scores.values())
+        entries = [method for method in entries if scores[method.name] == best] if best else entries
+    return _first(entries[0], len(wanted)) if len(entries) == 1 else None
+
+
+def _title_words(name: str, title: str) -> int:
+    """How many words of a camelCase method name start a word of the problem's title (``add`` ~ ``adding``)."""
+    words = [word.lower() for word in re.findall(r"[A-Z]?[a-z]+|\d+", name)]
+    title_words = re.split(r"[^a-z0-9]+", title.lower())
+    return sum(1 for word in words if any(part.startswith(word) for part in title_words if part))
+
+
+def _first(method: MethodSignature, count: int) -> MethodSignature:
+    """The method with only its first ``count`` parameters (those a test passes)."""
+    return MethodSignature(method.name, method.parameters[:count], method.returns)
+
+
+def _defaults(code: str) -> dict[str, int]:
+    """How many trailing parameters of each ``Solution`` method have a default value."""
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return {}
+    found: dict[str, int] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "Solution":
+            for function in node.body:
+                if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    found[function.name] = len(function.args.defaults)
+    return found
+
+
+def _called_by_others(code: str) -> set[str]:
+    """Names of ``Solution`` methods that another method of the class refers to (``self.name``)."""
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return set()
+    called: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "Solution":
+            for function in node.body:
+                if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    for inner in ast.walk(function):
+                        if (
+                            isinstance(inner, ast.Attribute)
+                            and isinstance(inner.value, ast.Name)
+                            and inner.value.id in ("self", "Solution")
+                            and inner.attr != function.name
+                        ):
+                            called.add(inner.attr)
+    return called
+
+
 def example_method(examples: list[str], code: str) -> str | None:
-    """The name of the ``Solution`` method the examples call (pass it as ``method=`` to ``run_leetcode``)."""
+    """The name of the ``Solution`` method the examples call (the ``method`` of a ``LeetCodeRequest``)."""
     for text in examples:
         example = parse_example(text)
         if example is not None:
@@ -263,3 +354,407 @@ def example_method(examples: list[str], code: str) -> str | None:
             return method.name if method else None
     method = entry_method(code)
     return method.name if method else None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What a valid input is: the problem's stated constraints and the properties every example input shares.
+#
+# A perturbed input outside the problem's constraints can have several right answers or none (next-greater-element-i
+# with a value of nums1 missing from nums2), so a correct solution may legitimately differ from the oracle there.
+# Perturbations must therefore pass two kinds of checks, both general: the numeric bounds the constraints text
+# states (``1 <= nums.length <= 10^4``, ``0 <= k < n``), and invariants every example input satisfies (sorted,
+# distinct, a subset of another argument, an index within a list's length, a closed alphabet or value domain).
+# A check that some example input fails (a misread constraint) is dropped, so the checks never reject the examples.
+
+Check = Callable[[dict[str, Any]], bool]
+
+
+@dataclass
+class InputRules:
+    """Named checks an input must pass; ``allows`` is False when any check fails or cannot be evaluated."""
+
+    checks: list[tuple[str, Check]] = field(default_factory=list)
+
+    def allows(self, args: dict[str, Any]) -> bool:
+        for _, check in self.checks:
+            try:
+                if not check(args):
+                    return False
+            except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError):
+                return False
+        return True
+
+    def allows_all(self, examples: list[dict[str, Any]]) -> bool:
+        return all(self.allows(args) for args in examples)
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _ in self.checks]
+
+
+def input_rules(calls: list[LeetCodeCall], constraints: str = "", node_args: Sequence[str] = ()) -> InputRules:
+    """The checks a perturbed input of these example calls must pass (each one passed by every example)."""
+    examples = [call.args for call in calls]
+    if not examples:
+        return InputRules()
+    candidates = constraint_checks(constraints, list(examples[0]), node_args) + invariant_checks(examples)
+    return InputRules([(name, check) for name, check in candidates if InputRules([(name, check)]).allows_all(examples)])
+
+
+def _scalars(value: Any) -> list[Any]:
+    """Every non-list leaf of a (nested) list, holes (None) left out."""
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in _scalars(item)]
+    return [] if value is None else [value]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_list(value: Any) -> bool:
+    return isinstance(value, list) and all(_is_int(v) for v in value)
+
+
+def _is_bst(values: list[Any]) -> bool:
+    """Whether a level-order tree (None for holes) is a binary search tree with distinct values."""
+    root = list_to_tree(values)
+    previous: list[Any] = []
+
+    def walk(node: TreeNode | None) -> bool:
+        if node is None:
+            return True
+        if not walk(node.left):
+            return False
+        if previous and not previous[-1] < node.val:
+            return False
+        previous.append(node.val)
+        return walk(node.right)
+
+    return walk(root)
+
+
+def _on(name: str, predicate: Callable[[Any], bool]) -> Check:
+    """A check of one argument's value."""
+
+    def check(args: dict[str, Any]) -> bool:
+        return predicate(args[name])
+
+    return check
+
+
+def _non_empty(value: Any) -> bool:
+    return len(value) > 0
+
+
+def _within(domain: frozenset[Any]) -> Callable[[Any], bool]:
+    return lambda value: set(_scalars(value)) <= domain
+
+
+def _characters_within(alphabet: frozenset[str]) -> Callable[[Any], bool]:
+    return lambda value: set("".join(_scalars(value)) if isinstance(value, list) else value) <= alphabet
+
+
+def _pairwise(relation: Callable[[Any, Any], bool]) -> Callable[[Any], bool]:
+    return lambda values: all(relation(x, y) for x, y in itertools.pairwise(values))
+
+
+_LIST_PROPERTIES: list[tuple[str, Callable[[Any], bool]]] = [
+    ("non-decreasing", _pairwise(lambda x, y: x <= y)),
+    ("increasing", _pairwise(lambda x, y: x < y)),
+    ("non-increasing", _pairwise(lambda x, y: x >= y)),
+    (">= 0 each", lambda values: all(x >= 0 for x in values)),
+    (">= 1 each", lambda values: all(x >= 1 for x in values)),
+    ("a permutation of 0..n-1", lambda values: sorted(values) == list(range(len(values)))),
+    ("a permutation of 1..n", lambda values: sorted(values) == list(range(1, len(values) + 1))),
+]
+
+
+def invariant_checks(examples: list[dict[str, Any]]) -> list[tuple[str, Check]]:
+    """Properties of single arguments and of pairs of arguments that every example input may share."""
+    names = list(examples[0])
+    checks: list[tuple[str, Check]] = []
+    for name in names:
+        values = [args[name] for args in examples]
+        if all(_is_int(v) for v in values):
+            checks.append((f"{name} >= 0", _on(name, lambda v: v >= 0)))
+            checks.append((f"{name} >= 1", _on(name, lambda v: v >= 1)))
+        if all(isinstance(v, str) for v in values):
+            checks.append(
+                (f"{name} in the examples' alphabet", _on(name, _characters_within(frozenset("".join(values)))))
+            )
+            checks.append((f"{name} not empty", _on(name, _non_empty)))
+        if all(isinstance(v, list) for v in values):
+            checks.extend(_list_checks(name, values))
+    for first in names:
+        for second in names:
+            if first != second:
+                checks.extend(_pair_checks(first, second, examples))
+    # a nudged value past a 32-bit boundary does not fit the parameter type in C++ or Java
+    checks.append(("integers within 32 bits", lambda args: all(_fits_32_bits(value) for value in args.values())))
+    return checks
+
+
+def _fits_32_bits(value: Any) -> bool:
+    return all(-(2**31) <= leaf <= 2**31 - 1 for leaf in _scalars(value) if _is_int(leaf))
+
+
+def _list_checks(name: str, values: list[list[Any]]) -> list[tuple[str, Check]]:
+    checks: list[tuple[str, Check]] = [
+        (f"{name} not empty", _on(name, _non_empty)),
+        (f"{name} distinct", _on(name, _distinct)),
+    ]
+    if len(values) >= 2 and all(values):
+        # an end every example shares (a grid whose corners are open, a path that starts at node 0)
+        for label, end in (("first", _first_leaf), ("last", _last_leaf)):
+            ends = {json.dumps(end(value)) for value in values}
+            if len(ends) == 1:
+                wanted = next(iter(ends))
+                checks.append((f"{name} {label} item {wanted}", _on(name, _end_is(end, wanted))))
+    leaves = [leaf for value in values for leaf in _scalars(value)]
+    if len(leaves) >= 6 and all(isinstance(x, (int, str)) for x in leaves) and len(set(leaves)) <= 3:
+        checks.append((f"{name} values in {sorted(set(leaves), key=str)}", _on(name, _within(frozenset(leaves)))))
+    if leaves and all(isinstance(x, str) for x in leaves):
+        alphabet = frozenset("".join(leaves))
+        checks.append((f"{name} in the examples' alphabet", _on(name, _characters_within(alphabet))))
+    if all(_int_list(v) for v in values):
+        checks.extend((f"{name} {label}", _on(name, predicate)) for label, predicate in _LIST_PROPERTIES)
+    if all(v and all(isinstance(row, list) for row in v) for v in values):
+        checks.append((f"{name} rectangular", _on(name, lambda v: len({len(row) for row in v}) <= 1)))
+        checks.append((f"{name} square", _on(name, lambda v: all(len(row) == len(v) for row in v))))
+    if any(None in v for v in values) and all(all(not isinstance(x, list) for x in v) for v in values):
+        checks.append((f"{name} a search tree", _on(name, _is_bst)))  # level-order trees with holes
+    return checks
+
+
+def _first_leaf(value: Any) -> Any:
+    while isinstance(value, list) and value:
+        value = value[0]
+    return value
+
+
+def _last_leaf(value: Any) -> Any:
+    while isinstance(value, list) and value:
+        value = value[-1]
+    return value
+
+
+def _end_is(end: Callable[[Any], Any], wanted: str) -> Callable[[Any], bool]:
+    return lambda value: bool(value) and json.dumps(end(value)) == wanted
+
+
+def _distinct(value: list[Any]) -> bool:
+    keys = [json.dumps(item, sort_keys=True) for item in value if item is not None]
+    return len(keys) == len(set(keys))
+
+
+def _pair_checks(first: str, second: str, examples: list[dict[str, Any]]) -> list[tuple[str, Check]]:
+    a_values = [args[first] for args in examples]
+    b_values = [args[second] for args in examples]
+    checks: list[tuple[str, Check]] = []
+    if all(_is_int(v) for v in a_values) and all(_is_int(v) for v in b_values):
+        checks.append((f"{first} <= {second}", lambda a: a[first] <= a[second]))
+        checks.append((f"{first} < {second}", lambda a: a[first] < a[second]))
+    if all(_is_int(v) for v in a_values) and all(isinstance(v, (list, str)) for v in b_values):
+        checks.append((f"{first} <= len({second})", lambda a: a[first] <= len(a[second])))
+        checks.append((f"{first} < len({second})", lambda a: a[first] < len(a[second])))
+        checks.append((f"{first} == len({second})", lambda a: a[first] == len(a[second])))
+        checks.append((f"{first} in {second}", lambda a: a[first] in _scalars(a[second])))
+        if all(isinstance(v, list) for v in b_values):
+            checks.append((f"{second} values < {first}", lambda a: all(x < a[first] for x in _scalars(a[second]))))
+            checks.append((f"{second} values <= {first}", lambda a: all(x <= a[first] for x in _scalars(a[second]))))
+    if all(isinstance(v, (list, str)) for v in a_values) and all(isinstance(v, (list, str)) for v in b_values):
+        checks.append((f"len({first}) == len({second})", lambda a: len(a[first]) == len(a[second])))
+        checks.append((f"len({first}) <= len({second})", lambda a: len(a[first]) <= len(a[second])))
+        checks.append((f"{first} values within {second}'s", lambda a: set(_keys(a[first])) <= set(_keys(a[second]))))
+        checks.append(
+            (f"{first} a rearrangement of {second}", lambda a: sorted(_keys(a[first])) == sorted(_keys(a[second])))
+        )
+    return checks
+
+
+def _keys(value: Any) -> list[str]:
+    return [json.dumps(leaf) for leaf in _scalars(value)] if isinstance(value, list) else list(value)
+
+
+# The constraints text: chains of comparisons over numbers and references to the arguments.
+_COMPARISON = re.compile(r"(<=|>=|==|!=|<|>)")
+_REFERENCE = re.compile(
+    r"^(?:len\((?P<len_name>[A-Za-z_]\w*)\)|(?P<name>[A-Za-z_]\w*)(?P<path>(?:\[[a-z]\]|\[\d+\])*)"
+    r"(?P<length>\.length|\.size\(\)|\.length\(\))?)$"
+)
+_NODES_RANGE = re.compile(
+    r"number of nodes in the (?:tree|list|linked list)s? is in the range \[(\d+),\s*(\d+)\]", re.I
+)
+
+
+def _number(text: str) -> float | None:
+    """A constant of the constraints text; ``10d`` stands for 10^d there (the scraped text lost the superscript)."""
+    text = text.replace(" ", "")
+    match = re.fullmatch(r"(-?)(\d+(?:\.\d+)?)(?:\*(\d+))?(?:\^(\d+)|\*\*(\d+))?", text)
+    if match is None:
+        return None
+    sign = -1 if match.group(1) else 1
+    base = match.group(2)
+    multiplier = None
+    if match.group(3):
+        multiplier, base = float(base), match.group(3)
+    exponent = match.group(4) or match.group(5)
+    if exponent is not None:
+        value = float(base) ** int(exponent)
+    elif re.fullmatch(r"10[1-9]", base):
+        value = 10.0 ** int(base[2])
+    elif re.fullmatch(r"2(?:3[12]|6[34])", base):
+        value = 2.0 ** int(base[1:])
+    else:
+        value = float(base)
+    return sign * value * (multiplier or 1.0)
+
+
+def _reference_values(term: str, args: dict[str, Any], aliases: dict[str, str], node_args: Sequence[str]) -> list[Any]:
+    """The values a term stands for in one input (several for ``nums[i]``), or KeyError when it names nothing."""
+    term = aliases.get(term, term)
+    if term in ("Node.val", "node.val"):
+        return [leaf for name in node_args for leaf in _scalars(args[name])]
+    match = _REFERENCE.fullmatch(term)
+    if match is None:
+        raise KeyError(term)
+    if match.group("len_name"):
+        return [len(args[match.group("len_name")])]
+    values = [args[match.group("name")]]
+    for index in re.findall(r"\[([a-z]|\d+)\]", match.group("path") or ""):
+        values = [v[int(index)] for v in values] if index.isdigit() else [item for v in values for item in v]
+    if match.group("length"):
+        return [len(v) for v in values]
+    if any(isinstance(v, (list, str, dict)) for v in values):
+        raise TypeError(term)
+    return values
+
+
+def _evaluate(expression: str, args: dict[str, Any], aliases: dict[str, str], node_args: Sequence[str]) -> list[Any]:
+    """Values of ``a``, ``a + b``, ``a - b`` or ``a * b`` (one side may stand for several values)."""
+    expression = expression.strip()
+    constant = _number(expression)
+    if constant is not None:
+        return [constant]
+    for operator in (" + ", " - ", " * "):
+        if operator in expression:
+            left, right = expression.rsplit(operator, 1)
+            lefts = _evaluate(left, args, aliases, node_args)
+            rights = _evaluate(right, args, aliases, node_args)
+            combine = {" + ": float.__add__, " - ": float.__sub__, " * ": float.__mul__}[operator]
+            return [combine(float(x), float(y)) for x in lefts for y in rights]
+    return _reference_values(expression, args, aliases, node_args)
+
+
+_OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
+    "<=": lambda x, y: x <= y,
+    ">=": lambda x, y: x >= y,
+    "<": lambda x, y: x < y,
+    ">": lambda x, y: x > y,
+    "==": lambda x, y: x == y,
+    "!=": lambda x, y: x != y,
+}
+
+
+def constraint_checks(text: str, names: Sequence[str], node_args: Sequence[str] = ()) -> list[tuple[str, Check]]:
+    """One check per comparison chain of the constraints text whose terms all name arguments (or aliases of them,
+    such as ``n == nums.length``), and one per "number of nodes ... in the range [a, b]" sentence."""
+    lines = [
+        " ".join(line.replace("\u2264", "<=").replace("\u2265", ">=").replace("\xa0", " ").split())
+        for line in text.splitlines()
+    ]
+    aliases: dict[str, str] = {}
+    known = set(names)
+    for line in lines:
+        parts = [part.strip() for part in _COMPARISON.split(line)]
+        # "n == nums.length": n names the length of an argument from here on
+        if len(parts) == 3 and parts[1] == "==" and re.fullmatch(r"[A-Za-z_]\w*", parts[0]) and parts[0] not in known:
+            target = _REFERENCE.fullmatch(parts[2])
+            if target and (target.group("len_name") or target.group("name")) in known:
+                aliases[parts[0]] = parts[2]
+    checks: list[tuple[str, Check]] = []
+    for line in lines:
+        nodes = _NODES_RANGE.search(line)
+        if nodes and node_args:
+            low, high = int(nodes.group(1)), _number(nodes.group(2)) or 0.0
+            checks.append((line, _node_count_check(node_args, low, high)))
+            continue
+        parts = [part.strip() for part in _COMPARISON.split(line)]
+        if len(parts) < 3 or not all(parts):
+            continue
+        operands = [[term.strip() for term in part.split(",")] for part in parts[0::2]]
+        operators = parts[1::2]
+        checks.append((line, _chain_check(operands, operators, aliases, node_args)))
+    return checks
+
+
+def _node_count_check(node_args: Sequence[str], low: float, high: float) -> Check:
+    def check(args: dict[str, Any]) -> bool:
+        return all(low <= len(_scalars(args[name])) <= high for name in node_args)
+
+    return check
+
+
+def _chain_check(
+    operands: list[list[str]], operators: list[str], aliases: dict[str, str], node_args: Sequence[str]
+) -> Check:
+    def check(args: dict[str, Any]) -> bool:
+        for left_terms, operator, right_terms in zip(operands, operators, operands[1:]):
+            compare = _OPERATORS[operator]
+            for left in left_terms:
+                for right in right_terms:
+                    lefts = _evaluate(left, args, aliases, node_args)
+                    rights = _evaluate(right, args, aliases, node_args)
+                    if not all(compare(x, y) for x in lefts for y in rights):
+                        return False
+        return True
+
+    return check
+
+
+def scalar_bounds(constraints: str, names: Sequence[str]) -> dict[str, list[float]]:
+    """The numeric bounds the constraints text puts right beside an argument (``0 <= n <= 37``: n -> [0, 37])."""
+    bounds: dict[str, list[float]] = {}
+    for raw in constraints.splitlines():
+        parts = [part.strip() for part in _COMPARISON.split(" ".join(raw.split()))]
+        for position in range(0, len(parts), 2):
+            for term in (t.strip() for t in parts[position].split(",")):
+                if term not in names:
+                    continue
+                for neighbour, operator in ((position - 2, position - 1), (position + 2, position + 1)):
+                    if 0 <= neighbour < len(parts) and parts[operator] in ("<=", ">="):
+                        value = _number(parts[neighbour])
+                        if value is not None:
+                            bounds.setdefault(term, []).append(value)
+    return bounds
+
+
+def boundary_calls(
+    calls: list[LeetCodeCall],
+    constraints: str,
+    rules: InputRules,
+    *,
+    known: Sequence[LeetCodeCall] = (),
+    limit: int = 1000,
+    count: int = 4,
+) -> list[LeetCodeCall]:
+    """Example calls with one integer argument set to a bound the constraints state (up to ``limit``), where the
+    rules allow it: the largest inputs a problem promises are where a slow solution shows (LeetCode's time limit)."""
+    if not calls:
+        return []
+    names = [name for name in calls[0].args if all(_is_int(call.args.get(name)) for call in calls)]
+    seen = {json.dumps(call.args, sort_keys=True) for call in [*calls, *known]}
+    found: list[LeetCodeCall] = []
+    for name, values in sorted(scalar_bounds(constraints, names).items()):
+        for value in sorted(set(values), reverse=True):
+            if not value.is_integer() or abs(value) > limit:
+                continue
+            for call in calls:
+                args = {**call.args, name: int(value)}
+                key = json.dumps(args, sort_keys=True)
+                if key not in seen and rules.allows(args):
+                    seen.add(key)
+                    found.append(LeetCodeCall(args=args))
+                    break
+    return found[:count]

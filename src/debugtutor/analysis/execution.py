@@ -18,10 +18,12 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from debugtutor.sandbox import ExceptionInfo, Limits, Status, run_program
+from debugtutor.sandbox import ExceptionInfo, Limits, ProgramRequest, Status, run
 
 HARNESS_MARKER = "@@debugtutor-trace@@"
 FIRST_FAILING = -1
+LOAD_S = 3.0
+"""Seconds to load the student's code before its first test (analysis runs)."""
 """Pass as ``trace_test`` to trace the first test that does not pass."""
 
 
@@ -191,25 +193,27 @@ def collect_execution_facts(
     trace_test: int | None = None,
     max_events: int = 1000,
     max_repr: int = 80,
-    per_test_timeout_s: float = 2.0,
-    limits: Limits | None = None,
+    per_test_s: float = 2.0,
 ) -> ExecutionFacts:
     """Run ``tests`` against ``code`` in the sandbox with line tracing; trace locals for test ``trace_test``
     (an index, :data:`FIRST_FAILING`, or None for no trace). ``setup`` runs once after the program loads.
 
     Every test comes back with a status, even when the program loops forever or the run is killed: tests the
     harness never reported get the run's status (timeout, memory, ...) or ``error``."""
-    if limits is None:
-        limits = Limits(wall_s=min(120.0, 3.0 + per_test_timeout_s * (len(tests) + 1)))
+    # The traced harness runs the tests itself, each with ``per_test_s``; its process gets the sandbox's budget
+    # for such a suite.
+    suite = Limits(wall_s=LOAD_S, per_test_s=per_test_s)
+    limits = Limits(wall_s=suite.suite_budget(len(tests)).wall_s)
     config = {
         "tests": tests,
         "setup": setup,
         "trace_test": trace_test,
         "max_events": max_events,
         "max_repr": max_repr,
-        "per_test_timeout_s": per_test_timeout_s,
+        "per_test_timeout_s": per_test_s,
     }
-    outcome = run_program(harness_source(), files={"student.py": code, "tests.json": json.dumps(config)}, limits=limits)
+    files = {"student.py": code, "tests.json": json.dumps(config)}
+    outcome = run(ProgramRequest(source=harness_source(), files=files, limits=limits))
     facts = ExecutionFacts(run_status=outcome.status, isolation=outcome.isolation, wall_s=outcome.wall_s)
     reported: dict[int, TestRun] = {}
     records = _records(outcome.stdout)

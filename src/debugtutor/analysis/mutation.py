@@ -23,7 +23,7 @@ from typing import Literal
 
 from debugtutor.analysis.edits import ALL_CATEGORIES, Edit, candidate_edits
 from debugtutor.analysis.static import LEETCODE_PREAMBLE, reference_diagnostics
-from debugtutor.sandbox import Status, TestReport, run_python_tests
+from debugtutor.sandbox import PythonTestsRequest, Status, TestReport, run
 
 MutantCategory = Literal["syntax", "reference", "logic", "multiple"]
 TestRunner = Callable[[str], TestReport]
@@ -102,7 +102,7 @@ def _runner_for(tests_or_runner: list[str] | TestRunner | None) -> TestRunner | 
     if tests_or_runner is None or callable(tests_or_runner):
         return tests_or_runner
     tests = list(tests_or_runner)
-    return lambda code: run_python_tests(code, tests)
+    return lambda code: run(PythonTestsRequest(code=code, tests=tests))
 
 
 def mutate(
@@ -119,8 +119,8 @@ def mutate(
 ) -> list[Mutant]:
     """Up to ``count`` verified mutants of ``source`` with ``order`` (1-4) injected edits each.
 
-    ``tests_or_runner`` is a list of assert-style test lines (run with :func:`debugtutor.sandbox.run_python_tests`)
-    or a function from code to :class:`~debugtutor.sandbox.TestReport` (e.g. one that calls ``run_leetcode``);
+    ``tests_or_runner`` is a list of assert-style test lines (run as a :class:`~debugtutor.sandbox.PythonTestsRequest`)
+    or a function from code to :class:`~debugtutor.sandbox.TestReport` (e.g. one that runs a ``LeetCodeRequest``);
     with ``None`` nothing runs, so only syntax mutants and statically visible reference mutants can be verified.
     ``operators`` restricts the edit operators used; ``categories`` the edit categories.
     """

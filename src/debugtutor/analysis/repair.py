@@ -13,7 +13,7 @@ tests in :mod:`debugtutor.sandbox` (assert tests, or LeetCode calls with expecte
 Candidates that do not compile, or that compile to the same program as one already tried, are dropped before
 running; verdicts are cached by the hash of the normalized program. For assert tests, candidates are checked in
 batches by one sandboxed process each (``_verify_harness.py``: a fresh namespace per candidate), two batches at a
-time, and a candidate that passes is confirmed on its own with :func:`debugtutor.sandbox.run_python_tests` before
+time, and a candidate that passes is confirmed on its own as a :class:`debugtutor.sandbox.PythonTestsRequest` before
 it counts. The search stops at a budget of executions (candidate checks) and seconds and returns the fixes found,
 smallest first.
 """
@@ -39,15 +39,19 @@ from debugtutor.analysis.edits import candidate_edits
 from debugtutor.sandbox import (
     ExecOutcome,
     LeetCodeCall,
+    LeetCodeRequest,
     Limits,
+    ProgramRequest,
+    PythonTestsRequest,
+    SandboxRequest,
     Status,
     TestReport,
-    arun_leetcode,
-    arun_program,
-    arun_python_tests,
+    arun,
 )
 
 VERIFY_MARKER = "@@debugtutor-verify@@"
+CANDIDATE_LOAD_S = 2.0
+"""Seconds to load a candidate fix before its first test."""
 
 
 class EditLike(Protocol):
@@ -94,7 +98,7 @@ class RepairBudget(BaseModel):
     batch_size: int = 32
     max_bases: int = 24
     top_lines: int = 4
-    per_test_timeout_s: float = 0.25
+    per_test_s: float = 0.25
 
 
 class AppliedEdit(BaseModel):
@@ -599,16 +603,18 @@ async def arepair(
     ``localize`` (an async function source -> ranked lines) is asked. ``proposer`` defaults to
     :func:`debugtutor.analysis.edits.candidate_edits`."""
     budget = budget or RepairBudget()
-    per_test = budget.per_test_timeout_s
+    per_test = budget.per_test_s
     tests = list(tests)
     count = len(leetcode_calls) if leetcode_calls is not None else len(tests)
-    limits = Limits(wall_s=min(60.0, 2.0 + per_test * max(count, 1)), memory_mb=512)
+    limits = Limits(wall_s=CANDIDATE_LOAD_S, per_test_s=per_test, memory_mb=512)
 
     async def verify_one(source: str) -> _Verdict:
+        request: SandboxRequest
         if leetcode_calls is not None:
-            report = await arun_leetcode(source, list(leetcode_calls), method=method, limits=limits)
+            request = LeetCodeRequest(code=source, calls=list(leetcode_calls), method=method, limits=limits)
         else:
-            report = await arun_python_tests(source, tests, limits=limits, per_test_timeout_s=per_test, setup=setup)
+            request = PythonTestsRequest(code=source, tests=tests, setup=setup, limits=limits)
+        report = await arun(request)
         return _report_verdict(report)
 
     async def verify_batch(sources: list[str], seconds: float, full_time: bool = True) -> list[_Verdict]:
@@ -624,11 +630,12 @@ async def arepair(
             "per_test_timeout_s": test_time,
             "deadline_s": seconds,
         }
-        # the harness stops starting candidates at the deadline; the wall limit only catches a runaway
-        wall = min(2.0 + test_time * (count + 1) * len(sources), seconds + test_time * (count + 1) + 2.0)
-        outcome = await arun_program(
-            _verify_harness(), files={"candidates.json": json.dumps(config)}, limits=Limits(wall_s=wall)
-        )
+        # the harness stops starting candidates at the deadline; the wall limit only catches a runaway: every
+        # candidate's suite budget, or the deadline plus one candidate's
+        candidate_s = Limits(wall_s=CANDIDATE_LOAD_S, per_test_s=test_time).suite_budget(count).wall_s
+        wall = min(candidate_s * len(sources), seconds + candidate_s)
+        files = {"candidates.json": json.dumps(config)}
+        outcome = await arun(ProgramRequest(source=_verify_harness(), files=files, limits=Limits(wall_s=wall)))
         verdicts = _batch_verdicts(outcome, len(sources), count)
         reported = [index for index, verdict in enumerate(verdicts) if verdict is not None]
         last = reported[-1] if reported else -1

@@ -20,7 +20,7 @@ from debugtutor.analysis.engine import AnalysisBudget, AnalysisReport, analyze
 from debugtutor.analysis.execution import split_unit_tests
 from debugtutor.console import emit_json, state, stdout
 from debugtutor.errors import InputError, read_text
-from debugtutor.socratic.sections import parse_sections, strip_line_numbers
+from debugtutor.formats.socratic_sections import parse_sections, strip_line_numbers
 
 _NUMBERED = re.compile(r"^\d+\.")
 

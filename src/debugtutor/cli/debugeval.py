@@ -8,15 +8,16 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.table import Table
 
+from debugtutor.cli.options import ModelOptions, one_of, with_model_options
+from debugtutor.cli.run_options import RunOptions, with_run_options
 from debugtutor.console import emit_json, log, state, stdout
 from debugtutor.errors import InputError
-from debugtutor.runs.cli_options import RunOptions, with_run_options
 
 app = typer.Typer(
     help="DebugEval: bug localization, identification, code review and code repair.", no_args_is_help=True
 )
 
-_TASK_CHOICES = ("bug-localization", "bug-identification", "code-review", "code-repair", "all")
+_DEFAULT_MODEL_OPTIONS = ModelOptions()  # (replaced by the user's options: see with_model_options)
 
 
 def _sample_dir() -> Path:
@@ -41,20 +42,46 @@ def build_command(
             help="Languages that get Code Repair instances (comma-separated; C++/Java compile every test run).",
         ),
     ] = "python",
+    tests_cache: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            "--tests-cache",
+            help="Folder keeping each problem's derived tests, so a stopped build resumes where it was "
+            "\\[default: OUT/.tests-cache].",
+            show_default=False,
+        ),
+    ] = None,
+    skip_invalid: Annotated[
+        bool, typer.Option("--skip-invalid", help="Leave out source records that lack a field (they are counted).")
+    ] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Write DebugEval record files (debugevalsuite_task124.jsonl, debugevalsuite_task3.jsonl) built from a dataset."""
-    from debugtutor.debugeval.build import BuildReport, BuildSettings, build_from_debugbench, split_of, write_build
+    """Write DebugEval record files (debugevalsuite_task124.jsonl, debugevalsuite_task3.jsonl) built from a dataset.
 
-    languages = tuple(part.strip() for part in repair_languages.split(",") if part.strip())
-    unknown = [lang for lang in languages if lang not in ("python", "cpp", "java")]
-    if unknown:
-        raise InputError(f"unknown language(s) {unknown}", field="--repair-languages", hint="python, cpp or java")
-    settings = BuildSettings(seed=seed, train_fraction=train_fraction, repair_languages=languages)  # type: ignore[arg-type]
+    Progress shows on stderr; Ctrl-C or a kill loses nothing derived so far: the same command resumes."""
+    from debugtutor.debugeval.build import BuildReport, BuildSettings, build_from_debugbench, split_of, write_build
+    from debugtutor.debugeval.records import LANGUAGES
+
+    languages = tuple(
+        one_of(part.strip(), LANGUAGES, option="--repair-languages")
+        for part in repair_languages.split(",")
+        if part.strip()
+    )
+    settings = BuildSettings(
+        seed=seed,
+        train_fraction=train_fraction,
+        repair_languages=languages,
+        tests_cache=tests_cache if tests_cache is not None else out / ".tests-cache",
+    )
     if source == "debugbench":
         from debugtutor.debugeval.debugbench import load_debugbench
 
-        task124, task3, report = build_from_debugbench(load_debugbench(data), settings)
+        invalid: list[str] = []
+        items = load_debugbench(data, skip_invalid=skip_invalid, invalid=invalid)
+        task124, task3, report = build_from_debugbench(items, settings)
+        for description in invalid:
+            report.drop("invalid source record (left out by --skip-invalid)")
+            log(f"left out: {description}")
     elif source == "socratic":
         from debugtutor.debugeval.socratic_bugs import keep_failing, read_socratic_bugs
 
@@ -83,14 +110,52 @@ def build_command(
     log(f"wrote {out}")
 
 
+@app.command("judge")
+def judge_command(
+    data: Annotated[Path, typer.Option("--data", help="DebugBench folder (the problems and their oracles).")],
+    predictions: Annotated[
+        Path, typer.Option("--predictions", help='JSONL file of {"id", "slug", "language", "code"} rows.')
+    ],
+    cache: Annotated[
+        Optional[Path],  # noqa: UP045 - Typer reads this annotation at run time on Python 3.10
+        typer.Option("--cache", help="Folder keeping the derived tests per problem between runs."),
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Problems graded at once.")] = 2,
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Grade programs written elsewhere with the tests Code Repair uses: pass, fail or ungradable, with a reason."""
+    from debugtutor.debugeval.debugbench import load_debugbench
+    from debugtutor.debugeval.judge import TestsCache, judge, read_predictions, summarize_verdicts
+    from debugtutor.debugeval.problem_tests import problems_from
+
+    rows = read_predictions(predictions)
+    problems = problems_from(load_debugbench(data))
+    results = judge(rows, problems, cache=TestsCache(cache), workers=workers)
+    payload = {"results": [result.model_dump(mode="json") for result in results], **summarize_verdicts(results)}
+    if json_output or state.json_mode:
+        emit_json(payload)
+        return
+    table = Table(title=f"Judge verdicts on {predictions}")
+    for column in ("language", "pass", "fail", "ungradable"):
+        table.add_column(column, justify="left" if column == "language" else "right")
+    for language, counts in payload["per_language"].items():
+        table.add_row(language, *(str(counts[name]) for name in ("pass", "fail", "ungradable")))
+    stdout.print(table)
+    for result in results:
+        if result.verdict != "pass":
+            log(f"{result.id} ({result.language} {result.slug}): {result.verdict}: {result.reason}")
+
+
 @app.command("eval")
 @with_run_options
+@with_model_options
 def eval_command(
     run_options: RunOptions,
+    model_options: ModelOptions = _DEFAULT_MODEL_OPTIONS,
     data: Annotated[
         Optional[Path],  # noqa: UP045 - Typer reads this annotation at run time on Python 3.10
         typer.Option(
-            "--data", help="A folder from 'debugeval build' or DebugEval's own data [default: built-in sample]."
+            "--data", help="A folder from 'debugeval build' or DebugEval's own data \\[default: built-in sample]."
         ),
     ] = None,
     task: Annotated[str, typer.Option("--task", help="A task name or all.")] = "all",
@@ -99,44 +164,41 @@ def eval_command(
     lang: Annotated[str, typer.Option("--lang", help="python, cpp, java or all.")] = "all",
     samples: Annotated[int, typer.Option("--n", min=1, help="Code Repair samples per problem (pass@k).")] = 1,
     split: Annotated[str, typer.Option("--split", help="train, test or all.")] = "all",
+    prompt: Annotated[
+        str,
+        typer.Option(
+            "--prompt", help="Prompt layout for llm/grounded: ours, or paper (DebugEval's layout and answer pre-fill)."
+        ),
+    ] = "ours",
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Evaluate a solver; prints accuracy (pass@k for Code Repair) per task and language beside DebugEval Table IV."""
     from debugtutor.data import dataset_checksum
-    from debugtutor.debugeval.records import TASKS, load_records
-    from debugtutor.debugeval.tasks import build_items, make_task
+    from debugtutor.debugeval.prompts import PROMPT_STYLES
+    from debugtutor.debugeval.records import LANGUAGES, TASKS, load_records
+    from debugtutor.debugeval.solvers import SOLVERS
+    from debugtutor.debugeval.tasks import SOLVER_NAMES, SPLITS, build_eval_task, build_items
 
-    if task not in _TASK_CHOICES:
-        raise InputError(f"unknown task {task!r}", field="--task", hint=", ".join(_TASK_CHOICES))
-    if lang not in ("python", "cpp", "java", "all"):
-        raise InputError(f"unknown language {lang!r}", field="--lang", hint="python, cpp, java or all")
-    if split not in ("train", "test", "all"):
-        raise InputError(f"unknown split {split!r}", field="--split", hint="train, test or all")
-    tasks = list(TASKS) if task == "all" else [task]
-    languages = ["python", "cpp", "java"] if lang == "all" else [lang]
+    tasks = list(TASKS) if task == "all" else [one_of(task, TASKS, option="--task")]
+    languages = list(LANGUAGES) if lang == "all" else [one_of(lang, LANGUAGES, option="--lang")]
+    chosen_split = one_of(split, SPLITS, option="--split")
+    style = one_of(prompt, PROMPT_STYLES, option="--prompt")
+    solver_name = one_of(solver, SOLVER_NAMES, option="--solver")
     folder = data if data is not None else _sample_dir()
     records = load_records(folder)
-    items = build_items(records, tasks=tasks, languages=languages, split=split)  # type: ignore[arg-type]
+    items = build_items(records, tasks=tasks, languages=languages, split=chosen_split)
     if not items:
         raise InputError("no instances match the task, language and split asked for", path=str(folder))
-    solve: Any
-    if solver == "offline":
-        from debugtutor.debugeval.offline import OfflineSolver
-
-        solve = OfflineSolver()
-    elif solver in ("llm", "grounded"):
-        if not model:
-            raise InputError(f"--solver {solver} needs --model SPEC", field="--model")
-        from debugtutor.debugeval.llm_solver import ModelSolver
-        from debugtutor.llm import get_model
-
-        solve = ModelSolver(get_model(model), samples=samples, grounded=solver == "grounded")
-    else:
-        raise InputError(f"unknown solver {solver!r}", field="--solver", hint="offline, llm or grounded")
-    eval_task = make_task(
-        items, solve, solver_name=solver, tasks=tasks, data=data, model_spec=model,  # type: ignore[arg-type]
-        checksums={"debugeval": dataset_checksum(folder)}, config={"lang": lang, "n": samples, "split": split},
+    backend = model_options.resolve(model) if model and solver_name != "offline" else None
+    solve = SOLVERS.create(solver_name, model=backend, samples=samples, prompt_style=style)
+    eval_task = build_eval_task(
+        items, solve.answer, solver_name=solver_name, tasks=tasks, data=data,
+        model_spec=backend.spec if backend is not None else None,
+        checksums={"debugeval": dataset_checksum(folder)},
+        config={"lang": lang, "n": samples, "split": split, "prompt": prompt},
     )  # fmt: skip
+    if backend is not None:
+        eval_task.model_settings = backend.describe()
     result = run_options.run(eval_task)
     metrics = result.summary.get("task_metrics", {})
     payload = {
@@ -147,6 +209,7 @@ def eval_command(
         "items": metrics.get("items", {}),
         "identification": metrics.get("identification", {}),
         "pass_at_k": metrics.get("pass_at_k", {}),
+        "errors": metrics.get("errors", {}),
         "published": result.summary.get("published", []),
     }
     if json_output or state.json_mode:

@@ -171,5 +171,6 @@ def register(app: typer.Typer) -> None:
                     str(row["seconds"]),
                 )
             stdout.print(table)
+        log(f"the web app: debugtutor serve --runs-dir {runs_dir} (the 'web' extra), then open http://127.0.0.1:8000/")
         if failed:
             raise typer.Exit(1)

@@ -42,7 +42,10 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("analyze", "Analyze a Python program: static checks, tests, fault localization, repairs."),
     "tutor": ("tutor", "Tutor a student live in the terminal (offline instructor or any model)."),
     "demo": ("demo", "Run the offline engine on the built-in sample data: no model, no network, no downloads."),
+    "serve": ("serve", "The web app: tutor, dialogue annotation, manual evaluation, expert ratings, runs."),
+    "web-users": ("serve", "Users of the web app and their login tokens: add, list, revoke."),
 }
+_TOP_LEVEL_COMMANDS = {"analyze", "tutor", "demo", "serve"}  # the others are command groups
 _ROOT_FLAGS = {"--debug", "--quiet", "-q", "--version", "--help"}
 
 
@@ -91,8 +94,8 @@ def _prepare(args: list[str]) -> None:
         else:
             module.register(app)
     else:
-        for command, (module_name, help_text) in _COMMANDS.items():
-            if module_name in ("analyze", "tutor", "demo"):
+        for command, (_, help_text) in _COMMANDS.items():
+            if command in _TOP_LEVEL_COMMANDS:
                 app.command(command, help=help_text, add_help_option=False)(_stand_in)
             else:
                 app.add_typer(typer.Typer(help=help_text), name=command)
@@ -130,7 +133,7 @@ def main(argv: list[str] | None = None) -> None:
         code = app(args=args, standalone_mode=False, prog_name="debugtutor")
         if isinstance(code, int) and code:
             sys.exit(code)
-        from debugtutor.runs.cli_options import describe_incomplete, incomplete_runs
+        from debugtutor.cli.run_options import describe_incomplete, incomplete_runs
 
         incomplete = incomplete_runs()
         if incomplete:
@@ -145,7 +148,11 @@ def main(argv: list[str] | None = None) -> None:
         stderr.print("aborted")
         sys.exit(130)
     except _ClickException as exc:
-        exc.show(file=sys.stderr)  # type: ignore[attr-defined]
+        show = getattr(exc, "show", None)  # (click's exceptions print themselves, usage line included)
+        if callable(show):
+            show(file=sys.stderr)
+        else:
+            stderr.print(f"error: {escape(str(exc))}", highlight=False)
         sys.exit(2 if isinstance(exc, _UsageError) else getattr(exc, "exit_code", 1))
     except DebugtutorError as exc:
         if state.debug:

@@ -10,10 +10,10 @@ import typer
 from rich.table import Table
 
 from debugtutor.cli.options import ModelOptions, with_model_options
+from debugtutor.cli.run_options import RunOptions, with_run_options
+from debugtutor.cli.train_options import TrainOptions, with_train_options
 from debugtutor.console import emit_json, log, state, stdout
 from debugtutor.errors import InputError
-from debugtutor.runs.cli_options import RunOptions, with_run_options
-from debugtutor.tune.cli_options import TrainOptions, with_train_options
 
 app = typer.Typer(
     help="MASTER: synthesize verified debugging SFT data, fine-tune a model on it, and measure the gain.",
@@ -201,7 +201,7 @@ def ablation_command(
     ] = None,
     runs_dir: Annotated[
         Optional[Path],  # noqa: UP045
-        typer.Option("--runs-dir", help="Where the evaluation runs are recorded [default: OUT/runs]."),
+        typer.Option("--runs-dir", help="Where the evaluation runs are recorded \\[default: OUT/runs]."),
     ] = None,
     eval_max_tokens: Annotated[
         Optional[int],  # noqa: UP045
@@ -223,7 +223,7 @@ def ablation_command(
         tasks=_choices(tasks, _ALL_TASKS, "--tasks"), languages=_choices(lang, _ALL_LANGUAGES, "--lang"),
         eval_limit=eval_limit, runs_dir=runs_dir or out / "runs", eval_max_tokens=eval_max_tokens,
     )  # fmt: skip
-    result = run_ablation(plan, train_options)
+    result = run_ablation(plan, train_options.settings(), train_options.run_kwargs())
     if json_output or state.json_mode:
         emit_json(result)
         return

@@ -14,9 +14,10 @@ from typing import Annotated, Any, Optional, TypeVar
 
 import typer
 
+from debugtutor.cli.run_options import with_option_group
+from debugtutor.errors import InputError
 from debugtutor.llm import ModelBackend, get_model
 from debugtutor.llm.cache import CachePolicy
-from debugtutor.runs.cli_options import with_option_group
 
 # Optional[...] rather than "X | None": these aliases are evaluated at run time by Typer, on Python 3.10 too.
 TimeoutOption = Annotated[
@@ -26,7 +27,7 @@ TimeoutOption = Annotated[
         min=0.001,
         metavar="SECONDS",
         help="Seconds one model call may take before it counts as failed and is retried "
-        "[default: $DEBUGTUTOR_MODEL_TIMEOUT or 60].",
+        "\\[default: $DEBUGTUTOR_MODEL_TIMEOUT or 60].",
         show_default=False,
     ),
 ]
@@ -36,18 +37,18 @@ MaxRetriesOption = Annotated[
         "--max-retries",
         min=0,
         help="Retries of a failed model call (429, 5xx, timeouts, refused connections) "
-        "[default: $DEBUGTUTOR_MODEL_MAX_RETRIES or 3].",
+        "\\[default: $DEBUGTUTOR_MODEL_MAX_RETRIES or 3].",
         show_default=False,
     ),
 ]
 MaxTokensOption = Annotated[
     Optional[int],  # noqa: UP045
-    typer.Option("--max-tokens", min=1, help="Upper bound on generated tokens per completion [default: the task's].",
+    typer.Option("--max-tokens", min=1, help="Upper bound on generated tokens per completion \\[default: the task's].",
                  show_default=False),
 ]  # fmt: skip
 TemperatureOption = Annotated[
     Optional[float],  # noqa: UP045
-    typer.Option("--temperature", min=0.0, max=2.0, help="Sampling temperature, 0 is greedy [default: the task's].",
+    typer.Option("--temperature", min=0.0, max=2.0, help="Sampling temperature, 0 is greedy \\[default: the task's].",
                  show_default=False),
 ]  # fmt: skip
 
@@ -82,6 +83,17 @@ _MODEL_OPTIONS: list[tuple[str, Any, Any]] = [
 ]
 
 CommandT = TypeVar("CommandT", bound=Callable[..., Any])
+ChoiceT = TypeVar("ChoiceT", bound=str)
+
+
+def one_of(value: str, choices: tuple[ChoiceT, ...], *, option: str) -> ChoiceT:
+    """``value`` as one of ``choices`` (a tuple of literals, so the result keeps their type), or the one-line
+    InputError naming the option and the choices."""
+    for choice in choices:
+        if value == choice:
+            return choice
+    noun = option.lstrip("-").replace("-", " ")
+    raise InputError(f"unknown {noun} {value!r}", field=option, hint=" or ".join(choices))
 
 
 def with_model_options(command: CommandT) -> CommandT:

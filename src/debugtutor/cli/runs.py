@@ -24,7 +24,7 @@ app = typer.Typer(help="Recorded evaluation runs: list, show, rebuild reports.",
 
 JsonOption = typer.Option(False, "--json", help="Print one JSON object on stdout.")
 RunsDirOption = typer.Option(
-    None, "--runs-dir", help="Folder of run records [default: $DEBUGTUTOR_RUNS_DIR or ./runs].", show_default=False
+    None, "--runs-dir", help="Folder of run records \\[default: $DEBUGTUTOR_RUNS_DIR or ./runs].", show_default=False
 )
 RunArgument = typer.Argument(..., metavar="RUN", help="A run id, a unique id prefix, 'latest', or a run folder.")
 
@@ -167,7 +167,7 @@ def report_run(
     run: str = RunArgument,
     runs_dir: Optional[Path] = RunsDirOption,  # noqa: UP045
     out: Optional[Path] = typer.Option(  # noqa: UP045
-        None, "--out", help="Where to write the HTML [default: report.html in the run folder]."
+        None, "--out", help="Where to write the HTML \\[default: report.html in the run folder]."
     ),
     max_samples: int = typer.Option(50, "--max-samples", min=0, help="How many samples the report's table shows."),
     as_json: bool = JsonOption,

@@ -10,8 +10,18 @@ from rich.table import Table
 
 from debugtutor.console import emit_json, state, stdout
 from debugtutor.errors import InputError, read_text
-from debugtutor.sandbox import ExecOutcome, Limits, SandboxPool, Status, TestReport, isolation_level
-from debugtutor.sandbox._pool import JudgeRequest, ProgramRequest, PythonTestsRequest, SandboxRequest
+from debugtutor.sandbox import (
+    ExecOutcome,
+    JudgeRequest,
+    Limits,
+    ProgramRequest,
+    PythonTestsRequest,
+    SandboxPool,
+    SandboxRequest,
+    Status,
+    TestReport,
+    isolation_level,
+)
 
 app = typer.Typer(help="Run untrusted code with limits and isolation.", no_args_is_help=True)
 
@@ -33,8 +43,10 @@ def run(
     stdin: Path | None = typer.Option(None, "--stdin", help="A file fed to the program's standard input."),
     expect: Path | None = typer.Option(None, "--expect", help="Expected stdout: the run passes only if it matches."),
     float_tol: float | None = typer.Option(None, "--float-tol", help="Compare tokens with this float tolerance."),
-    timeout: float = typer.Option(10.0, "--timeout", min=0.01, help="Wall-clock seconds (per test with --tests)."),
-    memory: int = typer.Option(1024, "--memory", min=16, help="Memory limit in MB."),
+    timeout: float | None = typer.Option(
+        None, "--timeout", min=0.01, help="Wall-clock seconds (per test with --tests) [default: the sandbox's]."
+    ),
+    memory: int | None = typer.Option(None, "--memory", min=16, help="Memory limit in MB [default: the sandbox's]."),
     executor: str = typer.Option("local", "--executor", help="local | ray"),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
@@ -48,13 +60,17 @@ def run(
         raise InputError(f"unknown executor {executor!r}", field="executor", hint="use local or ray")
     lang_value = cast(Literal["python", "cpp", "java"], language)
     source = read_text(file)
-    limits = Limits(wall_s=timeout, memory_mb=memory)
+    # only what was given: every other budget keeps the sandbox's own default
+    given = {"wall_s": timeout, "memory_mb": memory}
+    limits = Limits.model_validate({name: value for name, value in given.items() if value is not None})
     stdin_text = read_text(stdin) if stdin is not None else ""
     request: SandboxRequest
     if tests is not None:
         if lang_value != "python":
             raise InputError("--tests works with Python programs only", field="tests")
-        request = PythonTestsRequest(code=source, tests=_test_lines(tests), limits=limits, per_test_timeout_s=timeout)
+        if timeout is not None:
+            limits = limits.model_copy(update={"per_test_s": timeout})
+        request = PythonTestsRequest(code=source, tests=_test_lines(tests), limits=limits)
     elif expect is not None:
         request = JudgeRequest(
             source=source,
@@ -67,7 +83,7 @@ def run(
     else:
         request = ProgramRequest(source=source, lang=lang_value, stdin=stdin_text, limits=limits)
     with SandboxPool(workers=1, executor="ray" if executor == "ray" else "local", isolation=isolation_level()) as pool:
-        result = pool.execute(request)
+        result = pool.run(request)
     if state.json_mode:
         emit_json({"file": str(file), "lang": lang_value, **result.model_dump(mode="json")})
     elif isinstance(result, TestReport):

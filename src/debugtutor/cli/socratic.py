@@ -23,10 +23,11 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from debugtutor.cli.options import ModelOptions, with_model_options
+from debugtutor.cli.options import ModelOptions, one_of, with_model_options
+from debugtutor.cli.run_options import RunOptions, with_run_options
+from debugtutor.cli.train_options import TrainOptions, with_train_options
 from debugtutor.console import emit_json, log, state, stdout, warn
 from debugtutor.errors import InputError
-from debugtutor.runs.cli_options import RunOptions, with_run_options
 from debugtutor.samples import sample_dir
 from debugtutor.socratic.dataset import compute_stats, load_dialogues, resolve_split
 from debugtutor.socratic.evaluation import (
@@ -37,16 +38,15 @@ from debugtutor.socratic.evaluation import (
     read_predictions,
     score_predictions,
 )
-from debugtutor.socratic.instructors import INSTRUCTOR_NAMES, get_instructor
+from debugtutor.socratic.instructors import INSTRUCTOR_NAMES, PARSE_MODES, get_instructor
 from debugtutor.socratic.prompts import PROMPT_STYLES, PromptStyle
-from debugtutor.tune.cli_options import TrainOptions, with_train_options
 
 app = typer.Typer(help="The Socratic Debugging Benchmark: statistics, evaluation and scoring.", no_args_is_help=True)
 
 # Optional[...] rather than "X | None": Typer evaluates these annotations at run time, on Python 3.10 too.
 DataOption = Annotated[
     Optional[Path],  # noqa: UP045
-    typer.Option("--data", help="Folder of benchmark .txt files [default: the built-in sample].", show_default=False),
+    typer.Option("--data", help="Folder of benchmark .txt files \\[default: the built-in sample].", show_default=False),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 MetricsOption = Annotated[
@@ -58,7 +58,7 @@ ParserOption = Annotated[
 ]
 BertModelOption = Annotated[
     Optional[str],  # noqa: UP045
-    typer.Option("--bertscore-model", help="Local model path for BERTScore [default: the bundled MiniLM]."),
+    typer.Option("--bertscore-model", help="Local model path for BERTScore \\[default: the bundled MiniLM]."),
 ]
 
 
@@ -236,8 +236,7 @@ def eval_command(
     from debugtutor.socratic.evaluation import build_eval_task
 
     _check_parser(parser)
-    if list_parser not in ("robust", "original"):
-        raise InputError(f"unknown list parser {list_parser!r}", field="list-parser", hint="robust or original")
+    parse_mode = one_of(list_parser, PARSE_MODES, option="--list-parser")
     if prompt not in PROMPT_STYLES:
         raise InputError(f"unknown prompt layout {prompt!r}", field="prompt", hint=" or ".join(PROMPT_STYLES))
     metric_names = parse_metric_names(metrics)
@@ -254,7 +253,7 @@ def eval_command(
     chosen = get_instructor(
         instructor,
         backend,
-        parse_mode=list_parser,  # type: ignore[arg-type]
+        parse_mode=parse_mode,
         style=prompt,
     )
     task = build_eval_task(
@@ -290,6 +289,7 @@ def eval_command(
         "run_id": run.run_id,
         "run_dir": str(run.run_dir),
         "status": run.status,
+        "stop_reason": run.summary.get("stop_reason"),
         "instructor": chosen.name,
         "model": task.model_spec,
         "data": str(folder),
@@ -306,7 +306,7 @@ def eval_command(
 @app.command("score")
 def score_command(
     predictions: Annotated[
-        Path, typer.Option("--predictions", help='JSONL of {"id": example id, "predictions": [utterances]}.')
+        Path, typer.Option("--predictions", help='JSONL of {"id": example id, "predictions": \\[utterances]}.')
     ],
     data: DataOption = None,
     metrics: MetricsOption = "rougeL,bleu4,bertscore",

@@ -23,11 +23,14 @@ from typing import Any
 import typer
 from rich.table import Table
 
+from debugtutor.cli.options import ModelOptions, one_of, with_model_options
 from debugtutor.console import emit_json, log, state, stdout
 from debugtutor.errors import DataError, InputError, read_text
+from debugtutor.llm import ModelBackend
 from debugtutor.maze import Program
 from debugtutor.samples import sample_dir
 from debugtutor.studentsyn.dataset import TaskFamily, load_benchmark
+from debugtutor.studentsyn.distances import DISTANCE_KINDS, DistanceKind
 from debugtutor.studentsyn.evaluation import (
     DEFAULT_FOLDS,
     DEFAULT_ROUNDS,
@@ -46,6 +49,8 @@ from debugtutor.studentsyn.instances import DEFAULT_SAMPLES
 from debugtutor.studentsyn.questions import Question, brief_of, sheets_of
 from debugtutor.studentsyn.techniques import DISPLAY_NAMES, NON_LLM_TECHNIQUES, TECHNIQUES, RandD, make_technique
 from debugtutor.studentsyn.tutorss import TutorSSResult, find_tutor_folder, score_tutorss, tutor_files
+
+_DEFAULT_MODEL_OPTIONS = ModelOptions()  # (replaced by the user's options: see with_model_options)
 
 app = typer.Typer(
     help="Student-attempt synthesis (StudentSyn, EDM 2022): evaluate, generate, rate.", no_args_is_help=True
@@ -113,6 +118,7 @@ def _print_accuracies(results: list[TechniqueAccuracy], experts: dict[str, Tutor
 
 
 @app.command("eval")
+@with_model_options
 def eval_command(
     technique: str = typer.Option(..., "--technique", "-t", help=f"{', '.join(TECHNIQUES)}, or 'all' (non-LLM)."),
     data: Path | None = typer.Option(None, "--data", help="Benchmark folder (default: the built-in sample)."),
@@ -140,27 +146,30 @@ def eval_command(
         None, "--tutorss", help="The experts' tutorSS/ folder (default: found beside --data)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    model_options: ModelOptions = _DEFAULT_MODEL_OPTIONS,
 ) -> None:
     """Discriminative accuracy per reference task, with RandD and the experts beside it."""
     state.json_mode = as_json or state.json_mode
-    if distance not in ("tokens", "tree"):
-        raise InputError(f"unknown distance '{distance}'", field="--distance", hint="tokens or tree")
+    distance_kind = one_of(distance, DISTANCE_KINDS, option="--distance")
     if holdout not in (None, "target", "tasks"):
         raise InputError(f"unknown holdout '{holdout}'", field="--holdout", hint="target or tasks")
     families = _families(data, reference)
+    backend = model_options.resolve(model) if model else None
     names = list(NON_LLM_TECHNIQUES) if technique == "all" else [technique]
     for name in names:
         if name not in TECHNIQUES:
             make_technique(name)  # raises the InputError with the hint
     experts = _experts(data, tutorss, families)
     if holdout is not None:
-        _eval_held_out(holdout, names, families, model, rounds, samples, seed, distance, experts, as_json)
+        _eval_held_out(holdout, names, families, backend, rounds, samples, seed, distance_kind, experts, as_json)
         return
+    from debugtutor.report import write_report
+
     results: list[TechniqueAccuracy] = []
     run_dirs: dict[str, str] = {}
     started = time.perf_counter()
     for name in names:
-        instance = make_technique(name, seed=seed, model=model, distance=distance)  # type: ignore[arg-type]
+        instance = make_technique(name, seed=seed, model=backend, distance=distance_kind)
         if technique == "all":
             accuracy, _ = evaluate_in_process(
                 instance, families, rounds=rounds, samples=samples, seed=seed, folds=folds
@@ -180,6 +189,7 @@ def eval_command(
                 model_spec=model,
                 config={"data": str(data) if data else "built-in sample", "distance": distance},
                 experts={ref: result.macro.structural for ref, result in experts.items()},
+                report=write_report,
             )
         results.append(accuracy)
     if "randd" not in names:  # the trivial baseline on the same instances, beside every table
@@ -224,11 +234,11 @@ def _eval_held_out(
     holdout: str,
     names: list[str],
     families: list[TaskFamily],
-    model: str | None,
+    model: ModelBackend | None,
     rounds: int,
     samples: int,
     seed: int,
-    distance: str,
+    distance: DistanceKind,
     experts: dict[str, TutorSSResult],
     as_json: bool,
 ) -> None:
@@ -238,7 +248,7 @@ def _eval_held_out(
     results: dict[str, LeaveOneTargetOut | HeldOutTasks] = {}
     for name in compared:
         log(f"held out ({holdout}): {name}")
-        instance = make_technique(name, seed=seed, model=model, distance=distance)  # type: ignore[arg-type]
+        instance = make_technique(name, seed=seed, model=model, distance=distance)
         if holdout == "target":
             results[name] = leave_one_target_out(instance, families, rounds=rounds, samples=samples, seed=seed)
         else:
@@ -332,6 +342,7 @@ def _eval_held_out(
 
 
 @app.command("generate")
+@with_model_options
 def generate_command(
     technique: str = typer.Option("behaviour-edits", "--technique", "-t", help=", ".join(GENERATIVE)),
     data: Path | None = typer.Option(None, "--data", help="Benchmark folder (default: the built-in sample)."),
@@ -342,13 +353,14 @@ def generate_command(
     student: list[str] | None = typer.Option(None, "--student", help="Only these reference students (stu1 ...)."),
     pictures: bool = typer.Option(True, "--pictures/--no-pictures", help="Render SVG pictures."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    model_options: ModelOptions = _DEFAULT_MODEL_OPTIONS,
 ) -> None:
     """Write each scenario's top-k synthesized codes with pictures into an HTML gallery for expert rating."""
     state.json_mode = as_json or state.json_mode
     if technique not in GENERATIVE:
         raise InputError(f"'{technique}' does not synthesize code", field="--technique", hint=", ".join(GENERATIVE))
     families = _families(data, reference)
-    engine = make_technique(technique, model=model)
+    engine = make_technique(technique, model=model_options.resolve(model) if model else None)
     for family in families:
         engine.prepare(brief_of(family))
     sheets = {family.reference: sheets_of(family) for family in families}
@@ -385,7 +397,7 @@ def generate_command(
 
 @app.command("rate")
 def rate_command(
-    ratings: Path = typer.Option(..., "--ratings", help="JSONL: {scenario, rank, rater, score 1-4[, technique]}."),
+    ratings: Path = typer.Option(..., "--ratings", help="JSONL: {scenario, rank, rater, score 1-4\\[, technique]}."),
     gallery: Path | None = typer.Option(None, "--gallery", help="Gallery folder, to check scenario ids."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:

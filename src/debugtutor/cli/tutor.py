@@ -13,9 +13,9 @@ from typing import Annotated, Optional
 
 import typer
 
+from debugtutor.cli.options import ModelOptions, with_model_options
 from debugtutor.console import emit_json
 from debugtutor.errors import InputError
-from debugtutor.llm import get_model
 from debugtutor.socratic.tutor import TutorSession, run_interactive
 
 
@@ -33,6 +33,10 @@ def _read_stdin_line() -> str | None:
     return line if line else None
 
 
+_DEFAULT_MODEL_OPTIONS = ModelOptions()  # (replaced by the user's options: see with_model_options)
+
+
+@with_model_options
 def tutor_command(
     problem: Annotated[Path, typer.Option("--problem", help="Text file with the problem statement.")],
     code: Annotated[Path, typer.Option("--code", help="The student's Python program (edit it during the session).")],
@@ -50,13 +54,14 @@ def tutor_command(
         float, typer.Option("--repair-seconds", min=0.0, help="Budget of the analysis engine's repair search.")
     ] = 8.0,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON outcome on stdout at the end.")] = False,
+    model_options: ModelOptions = _DEFAULT_MODEL_OPTIONS,
 ) -> None:
     """Tutor a student through their bug, Socratically, until the tests pass."""
     session = TutorSession(
         problem=_read(problem, "problem").strip(),
         code_path=code,
         unit_tests=_read(tests, "tests"),
-        model=get_model(model) if model else None,
+        model=model_options.resolve(model) if model else None,
         repair_seconds=repair_seconds,
     )
     conversation = sys.stderr if json_output else sys.stdout

@@ -4,8 +4,11 @@ The rules follow the DebugEval paper's construction (``../reference/debugeval-fo
 
 * **Bug Localization**: single-error items only, up to ``localization_per_type`` per minor type and language. The
   golden option is the buggy side of the buggy-vs-oracle diff (one hunk of 1-3 code lines, not a brace or comment);
-  the three distractors are other lines of the buggy code, sampled uniformly among lines that the oracle also has
-  and that lie at least two lines away from the hunk. Gold letters are dealt out evenly and shuffled.
+  the three distractors are other runs of as many lines of the buggy code that the oracle also has, at least two
+  lines away from the hunk. Options are indistinguishable by form: every option has the gold's line count, every
+  line is written with the same spacing (:func:`~debugtutor.debugeval.records.option_text`: no indentation, a space
+  only between two words), and the number of distractors shorter than the gold is drawn uniformly among items where
+  every rank is possible, so neither length nor layout tells the gold. Gold letters are dealt out evenly and shuffled.
 * **Bug Identification**: per language, every major category is sampled down to the smallest category's size,
   stratified by minor type in proportion.
 * **Code Review**: up to ``review_per_category`` pairs (buggy, oracle) per major category and language; the scorer
@@ -33,10 +36,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from debugtutor.analysis.examples import example_calls, oracle_outputs, oracle_tests, perturb_calls
-from debugtutor.analysis.leetcode import entry_method
 from debugtutor.console import progress
 from debugtutor.debugeval.debugbench import DebugBenchItem
+from debugtutor.debugeval.problem_tests import TestsCache, code_language, fails_tests, problems_from
 from debugtutor.debugeval.records import (
     CHOICE_BY_MAJOR,
     OPTION_LETTERS,
@@ -44,11 +46,10 @@ from debugtutor.debugeval.records import (
     TASK124_FILE,
     DebugEvalRecord,
     LanguageName,
+    option_text,
     render_options,
     write_records,
 )
-from debugtutor.errors import InputError
-from debugtutor.sandbox import LeetCodeCall, Limits, Status, run_leetcode, solution_signatures
 
 
 @dataclass
@@ -68,6 +69,9 @@ class BuildSettings:
     compiled_repair_extra_tests: int = 4
     """Perturbed inputs per C++/Java problem (each test run compiles once, so fewer are needed)."""
     workers: int = 4
+    tests_cache: Path | None = None
+    """A folder keeping each problem's derived tests: a build stopped part way (Ctrl-C, kill) and started again with
+    the same folder derives only the problems it had not finished."""
 
 
 @dataclass
@@ -128,7 +132,13 @@ def _normalized(code: str) -> str:
 # Bug Localization: options from the buggy-vs-oracle diff.
 
 _BRACE_ONLY = re.compile(r"^[\s{}()\[\];,]*$")
-_COMMENT = re.compile(r"^\s*(#|//|/\*|\*|\"\"\"|''')")
+_COMMENT = re.compile(r"^\s*(#|//|/\*|\*|\"\"\"|\'\'\')")
+# lines a bug almost never sits on (a class header, an import, an access label): as distractors they would be ruled
+# out at a glance, leaving the gold among fewer real options
+_SCAFFOLD = re.compile(
+    r"^\s*(?:(?:public|private|protected|final|abstract|static)\s+)*(?:class|struct|interface)\b"
+    r"|^\s*(?:import|from|package|using|#include)\b|^\s*(?:public|private|protected)\s*:\s*$"
+)
 
 
 def _line_key(line: str, language: LanguageName) -> str:
@@ -146,14 +156,22 @@ def _eligible(line: str) -> bool:
 
 @dataclass
 class LocalizationOptions:
-    """The four snippets (gold at ``answer``) for one buggy program."""
+    """The gold snippet and three distractors for one buggy program, before the gold is placed at its letter."""
 
-    snippets: list[str]
-    answer: str
+    gold: str
+    distractors: list[str]
+
+    def placed(self, letter: str) -> list[str]:
+        """The four snippets in letter order with the gold at ``letter``."""
+        position = OPTION_LETTERS.index(letter)
+        return [*self.distractors[:position], self.gold, *self.distractors[position:]]
 
 
 def golden_snippet(buggy: str, oracle: str, language: LanguageName) -> tuple[str, list[int]] | None:
-    """The buggy side of the only diff hunk (1-3 code lines, dedented) and its 0-based line indexes, else None."""
+    """The buggy side of the only diff hunk (1-3 code lines, whitespace-normalised) and its 0-based line indexes.
+
+    None when there is not exactly one such hunk, or when the snippet's text does not point at one place in the
+    buggy code (an indentation bug is shown as the line's text, like every option; the program shows the layout)."""
     buggy_lines = buggy.splitlines()
     oracle_lines = oracle.splitlines()
     code_b = [i for i, line in enumerate(buggy_lines) if line.strip()]
@@ -167,50 +185,81 @@ def golden_snippet(buggy: str, oracle: str, language: LanguageName) -> tuple[str
     if not 1 <= i2 - i1 <= 3:
         return None
     indexes = [code_b[i] for i in range(i1, i2)]
-    lines = [buggy_lines[i].rstrip() for i in indexes]
+    lines = [option_text(buggy_lines[i]) for i in indexes]
     if not any(_eligible(line) for line in lines):
         return None
-    stripped = [line.strip() for line in lines]
-    oracle_code_lines = [line.rstrip() for line in oracle_lines if line.strip()]
-    if not _contains_run([line.strip() for line in oracle_code_lines], stripped):
-        return "\n".join(stripped), indexes
-    # only the layout differs (an indentation bug): the snippet keeps its indentation, which must be unique
-    if language != "python" or _contains_run(oracle_code_lines, lines):
+    if _count_runs([option_text(buggy_lines[i]) for i in code_b], lines) != 1:
         return None
-    indent = min(len(line) - len(line.lstrip()) for line in lines) if len(lines) > 1 else 0
-    snippet = "\n".join(line[indent:] for line in lines)
-    return snippet, indexes
+    if _count_runs([option_text(oracle_lines[i]) for i in code_o], lines) and language != "python":
+        return None  # only Python's layout is syntax: elsewhere the same text in the oracle means no visible bug
+    return "\n".join(lines), indexes
 
 
-def _contains_run(haystack: list[str], needle: list[str]) -> bool:
+def _count_runs(haystack: list[str], needle: list[str]) -> int:
     size = len(needle)
-    return any(haystack[i : i + size] == needle for i in range(len(haystack) - size + 1))
+    return sum(1 for i in range(len(haystack) - size + 1) if haystack[i : i + size] == needle)
 
 
-def localization_options(item: DebugBenchItem, rng: random.Random, answer: str) -> LocalizationOptions | None:
-    """Gold snippet plus three distractor lines placed around letter ``answer``; None when the item is unusable."""
+def _distractor_pool(item: DebugBenchItem, indexes: list[int], size: int, gold: str) -> list[str]:
+    """Runs of ``size`` consecutive code lines of the buggy program that the oracle has too (as a run), at least two
+    lines away from the bug, starting with a statement, each pointing at one place, all different."""
+    buggy_lines = item.buggy_code.splitlines()
+    code = [i for i, line in enumerate(buggy_lines) if line.strip()]
+    texts = [option_text(buggy_lines[i]) for i in code]
+    oracle_texts = [option_text(line) for line in item.oracle_code.splitlines() if line.strip()]
+    pool: list[str] = []
+    seen = {gold}
+    for start in range(len(code) - size + 1):
+        run = code[start : start + size]
+        lines = texts[start : start + size]
+        if min(abs(index - i) for index in run for i in indexes) < 2:
+            continue
+        if not _eligible(lines[0]) or any(_COMMENT.match(line) or _SCAFFOLD.match(line) for line in lines):
+            continue
+        text = "\n".join(lines)
+        if text in seen or _count_runs(texts, lines) != 1 or not _count_runs(oracle_texts, lines):
+            continue
+        seen.add(text)
+        pool.append(text)
+    return pool
+
+
+def localization_options(item: DebugBenchItem, rng: random.Random) -> LocalizationOptions | None:
+    """Gold snippet plus three distractors of the same line count whose lengths hide the gold; None when unusable.
+
+    The number of distractors shorter than the gold is drawn uniformly from 0-3 and each side takes, at random, among
+    the runs nearest in shape (as many words, then the closest length). Only items with at least three candidates on
+    each side are used, so the drawn rank is possible whatever the gold's length: the gold's length rank is uniform
+    and independent of the item, and a guesser reading lengths is at chance."""
     found = golden_snippet(item.buggy_code, item.oracle_code, item.language)
     if found is None:
         return None
-    snippet, indexes = found
-    oracle_keys = {" ".join(line.split()) for line in item.oracle_code.splitlines()}
-    seen = {" ".join(snippet.split())}
-    pool: list[str] = []
-    for index, line in enumerate(item.buggy_code.splitlines()):
-        text = line.strip()
-        key = " ".join(text.split())
-        if not _eligible(line) or min(abs(index - i) for i in indexes) < 2:
-            continue
-        if key in seen or key not in oracle_keys:
-            continue
-        seen.add(key)
-        pool.append(text)
-    if len(pool) < 3:
+    gold, indexes = found
+    pool = _distractor_pool(item, indexes, gold.count("\n") + 1, gold)
+
+    # nearest first: the same number of words (spaces in the option's spacing), then the closest length
+    def distance(text: str) -> tuple[int, int]:
+        return abs(text.count(" ") - gold.count(" ")), abs(len(text) - len(gold))
+
+    shorter = sorted((text for text in pool if len(text) < len(gold)), key=distance)
+    longer = sorted((text for text in pool if len(text) > len(gold)), key=distance)
+    same = [text for text in pool if len(text) == len(gold)]
+    rng.shuffle(same)
+    # a run of the gold's own length may stand on either side (a length guesser cannot tell it apart)
+    while same and (len(shorter) < 3 or len(longer) < 3):
+        (shorter if len(shorter) <= len(longer) else longer).insert(0, same.pop())
+    if len(shorter) < 3 or len(longer) < 3:
+        # only items where every rank is possible: the drawn rank must not depend on the gold's length
         return None
-    distractors = rng.sample(pool, 3)
-    position = OPTION_LETTERS.index(answer)
-    snippets = [*distractors[:position], snippet, *distractors[position:]]
-    return LocalizationOptions(snippets=snippets, answer=f"({answer})")
+    shorter_count = rng.randrange(4)
+    chosen = _nearest_at_random(shorter, shorter_count, rng) + _nearest_at_random(longer, 3 - shorter_count, rng)
+    rng.shuffle(chosen)
+    return LocalizationOptions(gold=gold, distractors=chosen)
+
+
+def _nearest_at_random(candidates: list[str], count: int, rng: random.Random) -> list[str]:
+    """``count`` of the candidates (sorted nearest first), drawn among the nearest ``2 * count`` or so."""
+    return rng.sample(candidates[: max(count, 2 * count)], count) if count else []
 
 
 def balanced_letters(count: int, rng: random.Random) -> list[str]:
@@ -218,71 +267,6 @@ def balanced_letters(count: int, rng: random.Random) -> list[str]:
     letters = [OPTION_LETTERS[i % 4] for i in range(count)]
     rng.shuffle(letters)
     return letters
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Code Repair: oracle-derived LeetCode tests.
-
-
-# Per-call limits of oracle and buggy runs while deriving tests (the harness moves on after a call that times out).
-ORACLE_LIMITS = Limits(wall_s=1.5, memory_mb=512)
-
-
-COMPILED_ORACLE_LIMITS = Limits(wall_s=20.0, memory_mb=256)  # the JVM needs headroom, several may start at once
-
-
-@dataclass
-class RepairTests:
-    calls: list[LeetCodeCall]
-    method: str | None
-    language: LanguageName = "python"
-
-
-def compiled_repair_tests(item: DebugBenchItem, *, extra: int, seed: int) -> RepairTests | None:
-    """C++/Java tests from the oracle: the examples plus a few perturbations, where the method can be called."""
-    base = example_calls(item.examples)
-    if not base:
-        return None
-    names = list(base[0].args)
-    signatures = solution_signatures(item.oracle_code, item.language)
-    chosen = [name for name, params in signatures if set(params) == set(names)]
-    chosen = chosen or [name for name, params in signatures if len(params) == len(names)]
-    if not chosen:
-        return None
-    candidates = base + perturb_calls(base, count=extra, seed=seed)
-    try:
-        calls = oracle_outputs(
-            item.oracle_code, candidates, method=chosen[0], limits=COMPILED_ORACLE_LIMITS, lang=item.language
-        )
-    except InputError:  # a parameter type the compiled harness cannot build
-        return None
-    return RepairTests(calls=calls, method=chosen[0], language=item.language) if calls else None
-
-
-def leetcode_repair_tests(item: DebugBenchItem, *, extra: int, seed: int) -> RepairTests | None:
-    """Tests for a problem from its oracle (deterministic calls only), or None when nothing could be derived."""
-    if item.language != "python":
-        return compiled_repair_tests(item, extra=extra, seed=seed)
-    # a perturbed input outside the problem's constraints can make even the oracle slow: such calls are dropped
-    calls = oracle_tests(item.examples, item.oracle_code, extra=extra, seed=seed, limits=ORACLE_LIMITS)
-    if not calls:
-        return None
-    method = entry_method(item.oracle_code, set(calls[0].args))
-    return RepairTests(calls=calls, method=method.name if method else None)
-
-
-def fails_tests(code: str, tests: RepairTests) -> bool:
-    """True when ``code`` fails at least one test (or does not load)."""
-    if tests.language != "python":
-        try:
-            report = run_leetcode(
-                code, tests.calls, method=tests.method, limits=COMPILED_ORACLE_LIMITS, lang=tests.language
-            )
-        except InputError:
-            return True  # the buggy variant no longer declares a callable method: it fails
-        return report.status != Status.passed
-    report = run_leetcode(code, tests.calls, method=tests.method, limits=ORACLE_LIMITS, per_test_timeout_s=1.0)
-    return report.status != Status.passed
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -311,6 +295,34 @@ def _count(report: BuildReport, task: str, language: str) -> None:
     report.counts[task][language] += 1
 
 
+def _localization_items(
+    items: list[DebugBenchItem], language: str, settings: BuildSettings, report: BuildReport
+) -> list[tuple[DebugBenchItem, LocalizationOptions]]:
+    """Up to ``localization_per_type`` single-error items per minor type whose options can be built."""
+    chosen: list[tuple[DebugBenchItem, LocalizationOptions]] = []
+    by_minor: dict[str, list[DebugBenchItem]] = defaultdict(list)
+    for item in items:
+        if item.major_type != "multiple error":
+            by_minor[item.minor_type].append(item)
+    for minor in sorted(by_minor):
+        group = list(by_minor[minor])
+        _rng(settings.seed, language, "localization", minor).shuffle(group)
+        taken = 0
+        for item in group:
+            if taken >= settings.localization_per_type:
+                break
+            if golden_snippet(item.buggy_code, item.oracle_code, item.language) is None:
+                report.drop("bug-localization: no single short diff hunk pointing at one place")
+                continue
+            options = localization_options(item, _rng(settings.seed, item.uid, "distractors"))
+            if options is None:
+                report.drop("bug-localization: no distractors of the gold's line count and drawn length side")
+                continue
+            chosen.append((item, options))
+            taken += 1
+    return chosen
+
+
 def build_from_debugbench(
     items: Iterable[DebugBenchItem], settings: BuildSettings | None = None
 ) -> tuple[list[DebugEvalRecord], list[DebugEvalRecord], BuildReport]:
@@ -320,6 +332,10 @@ def build_from_debugbench(
     report = BuildReport()
     unique: dict[str, DebugBenchItem] = {}
     for item in items:
+        written_in = code_language(item.oracle_code)
+        if written_in is not None and written_in != item.language:
+            report.drop("the item's correct code is in another language")  # e.g. Python code filed as Java
+            continue
         unique.setdefault(item.uid, item)
     pool = [unique[uid] for uid in sorted(unique)]
     records: dict[str, DebugEvalRecord] = {}
@@ -362,27 +378,13 @@ def build_from_debugbench(
                 _count(report, "code-review", language)
 
         # Bug Localization: single-error types, up to N usable items each
-        chosen: list[DebugBenchItem] = []
-        by_minor: dict[str, list[DebugBenchItem]] = defaultdict(list)
-        for item in items_here:
-            if item.major_type != "multiple error":
-                by_minor[item.minor_type].append(item)
-        for minor in sorted(by_minor):
-            group = list(by_minor[minor])
-            _rng(seed, language, "localization", minor).shuffle(group)
-            usable = [i for i in group if golden_snippet(i.buggy_code, i.oracle_code, i.language) is not None]
-            report.drop("bug-localization: no single short diff hunk", len(group) - len(usable))
-            chosen.extend(usable[: settings.localization_per_type])
+        chosen = _localization_items(items_here, language, settings, report)
         letters = balanced_letters(len(chosen), _rng(seed, language, "letters"))
-        for item, letter in zip(chosen, letters):
-            options = localization_options(item, _rng(seed, item.uid, "distractors"), letter)
-            if options is None:
-                report.drop("bug-localization: fewer than three distractor lines")
-                continue
+        for (item, options), letter in zip(chosen, letters):
             record = record_for(item)
-            record.task1_option_texts = options.snippets
-            record.task1_options = render_options(options.snippets)
-            record.task1_answer = options.answer
+            record.task1_option_texts = options.placed(letter)
+            record.task1_options = render_options(record.task1_option_texts)
+            record.task1_answer = f"({letter})"
             _count(report, "bug-localization", language)
 
     repair_records = _build_repairs(pool, settings, report)
@@ -394,23 +396,38 @@ def build_from_debugbench(
 def _build_repairs(pool: list[DebugBenchItem], settings: BuildSettings, report: BuildReport) -> list[DebugEvalRecord]:
     by_problem: dict[tuple[str, str], list[DebugBenchItem]] = defaultdict(list)
     for item in pool:
-        if item.language in settings.repair_languages and item.examples and item.oracle_code:
-            by_problem[(item.language, item.slug)].append(item)
+        if item.language not in settings.repair_languages:
+            continue
+        if not item.examples:
+            report.drop("code-repair: the problem statement has no examples to derive tests from")
+            continue
+        by_problem[(item.language, item.slug)].append(item)
     problems = sorted(by_problem)
+    sources = problems_from(pool)  # every oracle of a slug, in any language, can give the expected answers
+    cache = TestsCache(settings.tests_cache)
 
     def one(key: tuple[str, str]) -> DebugEvalRecord | str:
         candidates = list(by_problem[key])
         _rng(settings.seed, *key, "repair").shuffle(candidates)
-        extra = settings.repair_extra_tests if key[0] == "python" else settings.compiled_repair_extra_tests
-        tests = leetcode_repair_tests(candidates[0], extra=extra, seed=settings.seed)
+        tests, _ = cache.get(
+            sources[key], extra=settings.repair_extra_tests, compiled_extra=settings.compiled_repair_extra_tests,
+            seed=settings.seed,
+        )  # fmt: skip
         if tests is None:
             return "code-repair: no deterministic oracle tests"
+        if tests.spec.several_answers:
+            return "code-repair: the problem accepts several answers (no checker)"
         for item in candidates[:4]:
             if fails_tests(item.buggy_code, tests):
                 record = _record(item, split_of(item.slug, settings.seed, settings.train_fraction))
                 return record.model_copy(
-                    update={"tests_kind": "leetcode", "leetcode_calls": tests.calls, "method": tests.method}
-                )
+                    update={
+                        "tests_kind": "leetcode", "leetcode_calls": tests.calls, "method": tests.method,
+                        # a measured time differs from run to run: instances keep the fixed floor per call, so the
+                        # same data and seed still give byte-identical files (the judge scales with the oracle)
+                        "call_spec": tests.spec.model_copy(update={"reference_s": 0.0}),
+                    }
+                )  # fmt: skip
         return "code-repair: buggy variants pass every derived test"
 
     results: list[DebugEvalRecord | str] = []

@@ -15,7 +15,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from debugtutor.debugeval.records import LanguageName, normalize_language
-from debugtutor.errors import InputError
+from debugtutor.errors import InputError, read_text
+from debugtutor.formats.jsonl import read_jsonl
 
 # DebugBench's taxonomy: minor bug type (shard name) -> major category.
 MAJOR_BY_MINOR: dict[str, str] = {
@@ -115,14 +116,11 @@ def _item(raw: dict[str, Any], language: str, minor: str, category: str | None, 
 
 
 def _load_json_or_jsonl(path: Path) -> list[dict[str, Any]]:
-    text = path.read_text(encoding="utf-8-sig")
+    text = read_text(path)
     try:
         value = json.loads(text)
     except json.JSONDecodeError:
-        try:
-            return [json.loads(line) for line in text.splitlines() if line.strip()]
-        except json.JSONDecodeError as exc:
-            raise InputError(f"neither JSON nor JSONL: {exc.msg}", path=str(path), line=exc.lineno) from exc
+        return [row for _, row in read_jsonl(path)]
     if isinstance(value, dict):
         value = value.get("data") or value.get("rows") or [value]
     if not isinstance(value, list):
@@ -130,8 +128,29 @@ def _load_json_or_jsonl(path: Path) -> list[dict[str, Any]]:
     return [row.get("row", row) if isinstance(row, dict) else row for row in value]
 
 
-def load_debugbench(path: Path) -> list[DebugBenchItem]:
-    """All DebugBench items under ``path`` (the shards folder, a ``benchmark/`` folder under it, or an HF file)."""
+# A record must have these (any one of each group's spellings) to make instances of any task.
+_REQUIRED: dict[str, tuple[str, ...]] = {
+    "slug": ("slug",),
+    "buggy_code": ("buggy_code",),
+    "oracle_code": ("oracle_code", "solution", "correct_code"),
+    "description": ("description", "question"),
+}
+
+
+def missing_fields(raw: Any) -> list[str]:
+    """The required fields a DebugBench record lacks (all of them when it is not an object)."""
+    if not isinstance(raw, dict):
+        return list(_REQUIRED)
+    return [name for name, spellings in _REQUIRED.items() if not any(raw.get(key) for key in spellings)]
+
+
+def load_debugbench(
+    path: Path, *, skip_invalid: bool = False, invalid: list[str] | None = None
+) -> list[DebugBenchItem]:
+    """All DebugBench items under ``path`` (the shards folder, a ``benchmark/`` folder under it, or an HF file).
+
+    A record without a required field is an InputError naming the file, the record and the field; with
+    ``skip_invalid`` it is left out instead and described in ``invalid`` (one entry per record), never silently."""
     if not path.exists():
         raise InputError("does not exist", path=str(path), hint="pass --data to a copy of DebugBench")
     files = [path] if path.is_file() else sorted(path.glob("*.json")) + sorted(path.glob("*.jsonl"))
@@ -141,8 +160,21 @@ def load_debugbench(path: Path) -> list[DebugBenchItem]:
     for file in files:
         language, underscore, minor = file.stem.partition("_")
         shard = bool(underscore) and minor.lower() in MAJOR_BY_MINOR
-        for raw in _load_json_or_jsonl(file):
-            if not isinstance(raw, dict) or "buggy_code" not in raw:
+        for number, raw in enumerate(_load_json_or_jsonl(file), start=1):
+            lacking = missing_fields(raw)
+            if lacking:
+                where = f"record {number}" + (
+                    f" ({raw.get('slug')})" if isinstance(raw, dict) and raw.get("slug") else ""
+                )
+                if not skip_invalid:
+                    raise InputError(
+                        f"{where} has no {', '.join(lacking)}",
+                        path=str(file),
+                        field=lacking[0],
+                        hint="--skip-invalid leaves such records out and counts them",
+                    )
+                if invalid is not None:
+                    invalid.append(f"{file.name} {where}: no {', '.join(lacking)}")
                 continue
             if shard:
                 items.append(_item(raw, language, minor, None, str(file)))

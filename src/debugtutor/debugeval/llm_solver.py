@@ -1,7 +1,10 @@
 """Model solvers: ``llm`` (zero-shot, DebugEval's settings) and ``grounded`` (the same prompts plus analysis facts).
 
 Settings follow DebugEval: one user message, temperature 0.2, top_p 0.95, up to 1,024 new tokens; Code Repair asks
-for ``n`` samples so pass@k can be estimated. Every raw response is kept in the output.
+for ``n`` samples so pass@k can be estimated. Every raw response is kept in the output, with the pre-fill the prompt
+ended with (the scorer reads the answer as pre-fill + continuation). Like every solver, the model sees only the
+prompt's :class:`~debugtutor.debugeval.views.TaskView`, and grounding facts come from running and checking the
+code(s) that view shows.
 """
 
 from __future__ import annotations
@@ -9,9 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from debugtutor.debugeval.offline import FactsCache, compile_facts
-from debugtutor.debugeval.prompts import identification_prompt, localization_prompt, repair_prompt, review_prompt
-from debugtutor.debugeval.records import DebugEvalRecord
-from debugtutor.debugeval.scoring import record_of, task_of
+from debugtutor.debugeval.prompts import PromptStyle, prefill_of, prompt_for
+from debugtutor.debugeval.views import TaskView, ViewAnswer, ViewSolver
 from debugtutor.llm import GenerationSettings, ModelBackend
 from debugtutor.runs import EvalItem, SolverOutput
 
@@ -23,56 +25,40 @@ def debugeval_settings(n: int = 1) -> GenerationSettings:
 class ModelSolver:
     """Ask ``model`` each task's prompt; with ``grounded`` the prompt also carries what the analysis found."""
 
-    def __init__(self, model: ModelBackend, *, samples: int = 1, grounded: bool = False) -> None:
+    def __init__(
+        self, model: ModelBackend, *, samples: int = 1, grounded: bool = False, prompt_style: PromptStyle = "ours"
+    ) -> None:
         self.model = model
         self.samples = samples
         self.grounded = grounded
+        self.prompt_style = prompt_style
         self.cache = FactsCache()
 
-    async def facts(self, record: DebugEvalRecord, code: str | None = None) -> str | None:
-        if not self.grounded:
-            return None
-        code = record.buggy_code if code is None else code
-        if record.language == "python":
-            return (await self.cache.get(code, record.examples)).describe()
-        compiled = await compile_facts(code, record.language)
+    async def __call__(self, item: EvalItem) -> SolverOutput:
+        """The item answered through its views (what :func:`~debugtutor.debugeval.tasks.build_eval_task` runs)."""
+        return await ViewSolver(self.answer)(item)
+
+    async def code_facts(self, view: TaskView, code: str) -> str:
+        if view.language == "python":
+            return (await self.cache.get(code, view.examples)).describe()
+        compiled = await compile_facts(code, view.language)
         return "\n".join(f"- line {line}: {message}" for line, _, message in compiled.errors) or "- it compiles"
 
-    async def _ask(self, prompt: str, n: int = 1) -> tuple[list[str], dict[str, Any]]:
+    async def facts(self, view: TaskView) -> str | None:
+        if not self.grounded:
+            return None
+        if view.task == "code-review":
+            first, second = await self.code_facts(view, view.code_a), await self.code_facts(view, view.code_b)
+            return f"Code-A:\n{first}\nCode-B:\n{second}"
+        return await self.code_facts(view, view.code)
+
+    async def answer(self, view: TaskView) -> ViewAnswer:
+        prompt = prompt_for(view, await self.facts(view), self.prompt_style)
+        n = self.samples if view.task == "code-repair" else 1
         response = await self.model.generate(prompt, debugeval_settings(n))
-        usage = {
+        usage: dict[str, Any] = {
             "prompt_tokens": response.usage.prompt_tokens,
             "completion_tokens": response.usage.completion_tokens,
             "cached": int(response.cached),
         }
-        return list(response.texts), usage
-
-    async def __call__(self, item: EvalItem) -> SolverOutput:
-        task, record = task_of(item), record_of(item)
-        if task == "code-review":
-            forward, usage = await self._ask(
-                review_prompt(record, reverse=False, facts=await self._pair_facts(record, False))
-            )
-            reverse, usage_r = await self._ask(
-                review_prompt(record, reverse=True, facts=await self._pair_facts(record, True))
-            )
-            total = {key: usage[key] + usage_r[key] for key in usage}
-            return SolverOutput(
-                output={"forward": {"responses": forward}, "reverse": {"responses": reverse}}, usage=total
-            )
-        facts = await self.facts(record)
-        if task == "bug-localization":
-            texts, usage = await self._ask(localization_prompt(record, facts))
-        elif task == "bug-identification":
-            texts, usage = await self._ask(identification_prompt(record, facts))
-        else:
-            texts, usage = await self._ask(repair_prompt(record, facts), n=self.samples)
-        return SolverOutput(output={"responses": texts}, usage=usage)
-
-    async def _pair_facts(self, record: DebugEvalRecord, reverse: bool) -> str | None:
-        if not self.grounded:
-            return None
-        code_a, code_b = (
-            (record.correct_code, record.buggy_code) if reverse else (record.buggy_code, record.correct_code)
-        )
-        return f"Code-A:\n{await self.facts(record, code_a)}\nCode-B:\n{await self.facts(record, code_b)}"
+        return ViewAnswer(responses=list(response.texts), usage=usage, prefill=prefill_of(view, self.prompt_style))

@@ -8,13 +8,14 @@ used; the instances are then built by the same code as DebugBench instances, so 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from debugtutor.analysis.examples import example_calls
 from debugtutor.analysis.mutation import Mutant, mutate
 from debugtutor.debugeval.build import BuildSettings, build_from_debugbench, write_build
 from debugtutor.debugeval.debugbench import DebugBenchItem, major_of
-from debugtutor.sandbox import TestReport, run_leetcode
+from debugtutor.sandbox import LeetCodeRequest, TestReport, run
 
 # (slug, description, examples, correct solution): small LeetCode-style problems written for this sample.
 PROBLEMS: list[tuple[str, str, list[str], str]] = [
@@ -103,18 +104,69 @@ PROBLEMS: list[tuple[str, str, list[str], str]] = [
         return -1
 """,
     ),
+    (
+        "longest-plateau",
+        "Given a list of integers nums, return the length of the longest run of equal neighbours and the value that "
+        "run holds, as [length, value]; among runs of the same length the first one counts.",
+        [
+            "Input: nums = [1,1,2,2,2,3]\nOutput: [3,2]",
+            "Input: nums = [5]\nOutput: [1,5]",
+            "Input: nums = [4,4,1,1]\nOutput: [2,4]",
+        ],
+        """class Solution:
+    def longestPlateau(self, nums: List[int]) -> List[int]:
+        best_length = 1
+        best_value = nums[0]
+        run = 1
+        index = 1
+        while index < len(nums):
+            if nums[index] == nums[index - 1]:
+                run += 1
+            else:
+                run = 1
+            if run > best_length:
+                best_length = run
+                best_value = nums[index]
+            index += 1
+        answer = [best_length, best_value]
+        return answer
+""",
+    ),
+    (
+        "balance-of-brackets",
+        "Given a string s of the characters '(' and ')', return the fewest characters to add so every bracket is "
+        "matched.",
+        ['Input: s = "())"\nOutput: 1', 'Input: s = "((("\nOutput: 3', 'Input: s = "()()"\nOutput: 0'],
+        """class Solution:
+    def minAddToMakeValid(self, s: str) -> int:
+        open_count = 0
+        unmatched_closing = 0
+        position = 0
+        while position < len(s):
+            character = s[position]
+            if character == "(":
+                open_count += 1
+            elif open_count > 0:
+                open_count -= 1
+            else:
+                unmatched_closing += 1
+            position += 1
+        missing = open_count + unmatched_closing
+        return missing
+""",
+    ),
 ]
 
 _MULTIPLE_NAMES = {2: "double", 3: "triple", 4: "quadruple"}
 
 
-def _runner(examples: list[str], code: str):  # type: ignore[no-untyped-def]
+def _runner(examples: list[str], code: str) -> Callable[[str], TestReport]:
     calls = example_calls(examples, code)
 
-    def run(source: str) -> TestReport:
-        return run_leetcode(source, calls)
+    def run_examples(source: str) -> TestReport:
+        return run(LeetCodeRequest(code=source, calls=calls))
 
-    return run
+    return run_examples
 
 
 def _item(slug: str, description: str, examples: list[str], oracle: str, mutant: Mutant) -> DebugBenchItem:

@@ -13,7 +13,11 @@ problem's own examples (the ``Input``/``Output`` blocks of the statement, with t
   the option with the most wins, and a repair search restricted to the options' lines settles the rest.
 * **Code Review**: the program that does not compile, has reference findings, fails a stated example, or raises
   where the other returns on perturbed inputs is the buggy one.
-* **Code Repair**: the repair search (single and double edits verified against the record's tests).
+* **Code Repair**: the repair search (single and double edits verified against the tests the prompt shows, else the
+  problem's stated examples).
+
+Like every solver it sees only a :class:`~debugtutor.debugeval.views.TaskView` (what the prompt shows): never the
+gold answer, the labels, the hidden tests or, outside Code Review, the correct code.
 
 C++ and Java programs get the statically visible part: a compile in the sandbox, whose errors say syntax or
 reference and where.
@@ -23,32 +27,33 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import difflib
 import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from debugtutor.analysis.examples import example_calls, perturb_calls
 from debugtutor.analysis.execution import collect_execution_facts
 from debugtutor.analysis.leetcode import entry_method
 from debugtutor.analysis.repair import RepairBudget, arepair
 from debugtutor.analysis.static import LEETCODE_PREAMBLE, Diagnostic, check, syntax_issues
-from debugtutor.debugeval.records import OPTION_LETTERS, DebugEvalRecord
-from debugtutor.debugeval.scoring import record_of, task_of
-from debugtutor.runs import EvalItem
+from debugtutor.debugeval.records import OPTION_LETTERS, LanguageName, option_text
+from debugtutor.debugeval.views import TaskView, ViewAnswer, ViewSolver
+from debugtutor.runs import EvalItem, SolverOutput
 from debugtutor.sandbox import (
     ExceptionInfo,
     LeetCodeCall,
+    LeetCodeRequest,
     Limits,
+    ProgramRequest,
     Status,
     TestReport,
-    arun_leetcode,
-    arun_program,
+    arun,
 )
 
-RUN_LIMITS = Limits(wall_s=2.0, memory_mb=512)
 PER_CALL_TIMEOUT_S = 1.0
+RUN_LIMITS = Limits(wall_s=2.0, per_test_s=PER_CALL_TIMEOUT_S, memory_mb=512)
 # exceptions that mean "something referenced does not exist" in DebugBench's taxonomy (faulty indexing included)
 REFERENCE_EXCEPTIONS = frozenset({"NameError", "AttributeError", "UnboundLocalError", "IndexError", "KeyError"})
 
@@ -67,6 +72,8 @@ class ProgramFacts:
     """One entry per reference problem (an undefined name counts once however often it is used) -> its line."""
     report: TestReport | None = None
     """The (syntax-repaired) program on the stated examples."""
+    syntax_fixed_lines: list[int] = field(default_factory=list)
+    """Lines of the program the syntax repair changed (0-based)."""
     calls: list[LeetCodeCall] = field(default_factory=list)
     method: str | None = None
 
@@ -165,10 +172,15 @@ async def python_facts(code: str, examples: list[str]) -> ProgramFacts:
     diagnostics = await asyncio.to_thread(check, code, preamble=LEETCODE_PREAMBLE)
     syntax_lines = sorted({d.line for d in diagnostics if d.category == "syntax"})
     repaired, rounds = (code, 0) if not syntax_lines else await asyncio.to_thread(fix_syntax, code)
-    reference = _reference_sites(diagnostics)
+    # With syntax errors, the checker reads a copy with the broken lines blanked out, so a name bound on one of them
+    # looks undefined: reference findings come from the syntax-repaired program only, and none when it cannot be
+    # repaired (not parsing must not also count as a reference error).
+    reference = _reference_sites(diagnostics) if not syntax_lines else {}
     facts = ProgramFacts(diagnostics, syntax_lines, rounds if syntax_lines else 0, repaired, reference)
     if repaired is None:
         return facts
+    if syntax_lines:
+        facts.syntax_fixed_lines = changed_lines(code, repaired)
     if syntax_lines:
         # reference problems hidden behind the syntax errors show once those are fixed
         for key, line in _reference_sites(await asyncio.to_thread(check, repaired, preamble=LEETCODE_PREAMBLE)).items():
@@ -188,9 +200,7 @@ _STAR_IMPORTS = "from math import *; from string import *; from statistics impor
 
 async def run_calls(code: str, calls: list[LeetCodeCall], method: str | None) -> TestReport:
     """Run ``class Solution`` calls with LeetCode's names in scope; exception lines refer to ``code``."""
-    report = await arun_leetcode(
-        _STAR_IMPORTS + code, calls, method=method, limits=RUN_LIMITS, per_test_timeout_s=PER_CALL_TIMEOUT_S
-    )
+    report = await arun(LeetCodeRequest(code=_STAR_IMPORTS + code, calls=calls, method=method, limits=RUN_LIMITS))
     tests = [
         test.model_copy(update={"exception": _shifted(test.exception)}) if test.exception is not None else test
         for test in report.tests
@@ -208,13 +218,57 @@ def _shifted(info: ExceptionInfo | None) -> ExceptionInfo | None:
 # Decisions.
 
 
+# Diagnostics that follow from an earlier syntax error rather than mark a new one: a block left empty because its
+# header was blanked out, and the line where the parser gives up after an unclosed bracket or string.
+_CASCADE_CODES = frozenset({"missing-indented-block"})
+_OPENER_CODES = frozenset({"unclosed-bracket", "unclosed-string"})
+
+
+def syntax_clusters(diagnostics: list[Diagnostic]) -> int:
+    """Separate places with syntax errors: reports on adjacent lines are one place, a cascade belongs to the error
+    before it, and an unclosed bracket or string takes the parser's complaint where it gives up, however far on."""
+    sites: list[tuple[int, bool]] = []  # (last line, an opener still waiting for the parser's complaint)
+    for diagnostic in sorted((d for d in diagnostics if d.category == "syntax"), key=lambda d: d.line):
+        if sites:
+            last, waiting = sites[-1]
+            generic = diagnostic.code == "syntax-error"
+            if diagnostic.line - last <= 1 or diagnostic.code in _CASCADE_CODES or (waiting and generic):
+                sites[-1] = (max(last, diagnostic.line), waiting and not generic)
+                continue
+        sites.append((diagnostic.line, diagnostic.code in _OPENER_CODES))
+    return len(sites)
+
+
+def changed_lines(before: str, after: str) -> list[int]:
+    """0-based lines of ``before`` that an edit producing ``after`` replaced or deleted (or inserted before)."""
+    changed: set[int] = set()
+    matcher = difflib.SequenceMatcher(a=before.splitlines(), b=after.splitlines(), autojunk=False)
+    for tag, start, end, _, _ in matcher.get_opcodes():
+        if tag != "equal":
+            changed.update(range(start, max(end, start + 1)))
+    return sorted(changed)
+
+
+def syntax_sites(facts: ProgramFacts) -> int:
+    """How many separate syntax errors the program has.
+
+    When the syntax repair succeeds, the lines it had to change (one error spilling onto several lines is reported
+    on each but fixed once; several fixes on one line are one place), at most one per fix; when it does not, the
+    separate places the errors were reported at (:func:`syntax_clusters`). Failing to parse is one error, never by
+    itself a sign of a second one."""
+    if not facts.syntax_lines:
+        return 0
+    if facts.repaired_syntax is None:
+        return max(1, syntax_clusters(facts.diagnostics))
+    return max(1, min(facts.syntax_rounds, len(facts.syntax_fixed_lines) or 1))
+
+
 def identify(facts: ProgramFacts) -> str:
     """The major category as an answer letter: (A) syntax, (B) reference, (C) logic, (D) multiple."""
     kinds: set[str] = set()
-    sites = 0
-    if facts.syntax_lines:
+    sites = syntax_sites(facts)
+    if sites:
         kinds.add("syntax")
-        sites += len(facts.syntax_lines)  # measured: merging nearby lines into one site loses more than it gains
     runtime = facts.runtime_reference
     reference_lines = set(facts.reference_sites.values()) | {line for line in runtime if line is not None}
     if facts.reference_sites or runtime:
@@ -233,16 +287,19 @@ def identify(facts: ProgramFacts) -> str:
 
 
 def option_lines(code: str, option: str) -> list[int]:
-    """1-based lines of ``code`` where the option's (first) line occurs, compared without surrounding spaces."""
-    wanted = [line.strip() for line in option.splitlines() if line.strip()]
+    """1-based lines of ``code`` where the option's lines occur (consecutive code lines, blank ones skipped),
+    compared in the options' spacing (:func:`~debugtutor.debugeval.records.option_text`)."""
+    wanted = [option_text(line) for line in option.splitlines() if line.strip()]
     if not wanted:
         return []
-    lines = [line.strip() for line in code.splitlines()]
+    numbered = [(number, option_text(line)) for number, line in enumerate(code.splitlines(), start=1) if line.strip()]
+    texts = [text for _, text in numbered]
     found: list[int] = []
-    for index in range(len(lines) - len(wanted) + 1):
-        if lines[index : index + len(wanted)] == wanted:
-            found.extend(range(index + 1, index + 1 + len(wanted)))
+    for index in range(len(texts) - len(wanted) + 1):
+        if texts[index : index + len(wanted)] == wanted:
+            found.extend(number for number, _ in numbered[index : index + len(wanted)])
     if not found:
+        lines = [line.strip() for line in code.splitlines()]
         # layout differences: fall back to comparing without any whitespace
         squeeze = re.compile(r"\s+")
         target = squeeze.sub("", wanted[0])
@@ -320,7 +377,7 @@ async def _option_spectrum(code: str, facts: ProgramFacts, lines_per_option: lis
     if tests is None:
         return neutral
     traced = await asyncio.to_thread(
-        collect_execution_facts, _ASSERT_PRELUDE + code, tests, per_test_timeout_s=PER_CALL_TIMEOUT_S
+        collect_execution_facts, _ASSERT_PRELUDE + code, tests, per_test_s=PER_CALL_TIMEOUT_S
     )
     coverage = traced.coverage()
     failing = {test.index for test in traced.failing}
@@ -344,27 +401,27 @@ def _is_print_statement(node: ast.AST) -> bool:
     )
 
 
-async def localize_option(record: DebugEvalRecord, facts: ProgramFacts, options: list[str]) -> tuple[int, str]:
-    """The index of the option most likely to hold the bug, and what decided it."""
-    lines_per_option = [option_lines(record.buggy_code, option) for option in options]
+async def localize_option(code: str, facts: ProgramFacts, options: list[str]) -> tuple[int, str]:
+    """The index of the option most likely to hold the bug in ``code``, and what decided it."""
+    lines_per_option = [option_lines(code, option) for option in options]
     evidence = line_evidence(facts)
-    for line, weight in line_oddities(facts.repaired_syntax or record.buggy_code).items():
+    for line, weight in line_oddities(facts.repaired_syntax or code).items():
         evidence[line] = evidence.get(line, 0.0) + weight
     scores = [max((evidence.get(line, 0.0) for line in lines), default=0.0) for lines in lines_per_option]
     best = max(scores)
     if best > 0 and scores.count(best) == 1:
         return scores.index(best), "static and runtime findings"
-    spectrum = await _option_spectrum(record.buggy_code, facts, lines_per_option)
+    spectrum = await _option_spectrum(code, facts, lines_per_option)
     candidates = sorted(
         (index for index, score in enumerate(scores) if score == best),
-        key=lambda index: (spectrum[index], _statement_rank(record.buggy_code, lines_per_option[index])),
+        key=lambda index: (spectrum[index], _statement_rank(code, lines_per_option[index])),
         reverse=True,
     )
     # nothing static decides: repairs restricted to the options' lines do, when the examples can check them; the
     # examples are few, so a fix may fit them by accident: several fixes vote, the likelier statements first
     if facts.compiles and facts.calls and facts.report is not None and facts.report.status != Status.passed:
         suspicious = [line for index in candidates for line in lines_per_option[index]]
-        search = await repair_on_examples(record.buggy_code, facts, suspicious)
+        search = await repair_on_examples(code, facts, suspicious)
         votes = {index: 0 for index in candidates}
         for changed in search:
             for index in candidates:
@@ -417,20 +474,19 @@ async def repair_on_examples(code: str, facts: ProgramFacts, lines: list[int]) -
     return [{line - shift for line in [*repair.edit_lines, *repair.changed_lines]} for repair in search.repairs]
 
 
-def _statement_rank(code: str, lines: list[int]) -> tuple[int, int]:
+def _statement_rank(code: str, lines: list[int]) -> int:
     """Where bugs tend to sit when no evidence tells: decisions and returns, then computations, then plain
-    statements, then definition headers; longer statements before shorter ones."""
+    statements, then definition headers. Length plays no part (options are drawn so that it tells nothing); options
+    of the same kind stay in letter order, which the builder deals out evenly."""
     source_lines = code.splitlines()
     text = " ".join(source_lines[n - 1].strip() for n in lines if 0 < n <= len(source_lines))
     if re.match(r"(if|elif|while|for)\b|.*\breturn\b", text):
-        kind = 3
-    elif re.search(r"[-+*/%<>\[]", text):
-        kind = 2
-    elif re.match(r"(def|class)\b", text):
-        kind = 0
-    else:
-        kind = 1
-    return kind, len(text)
+        return 3
+    if re.search(r"[-+*/%<>\[]", text):
+        return 2
+    if re.match(r"(def|class)\b", text):
+        return 0
+    return 1
 
 
 def _structural_prior(lines_per_option: list[list[int]], scores: list[float], code: str) -> int:
@@ -443,30 +499,30 @@ def _structural_prior(lines_per_option: list[list[int]], scores: list[float], co
 def tie_break(first: str, second: str) -> str:
     """A verdict that knows nothing about which code is buggy: a stable coin flip on the two texts.
 
-    The solver must not favour the side that the record calls buggy when no evidence decides, or a tie would be
+    The solver must not favour the side that the data calls buggy when no evidence decides, or a tie would be
     answered right by construction; flipping on content keeps both presentation orders consistent."""
     a = hashlib.sha256(first.encode()).digest()
     b = hashlib.sha256(second.encode()).digest()
     return "A" if a < b else "B"
 
 
-async def review_buggy_side(record: DebugEvalRecord, cache: FactsCache) -> str:
-    """``A`` when the first of (buggy, correct) looks buggier on the evidence, ``B`` when the second does.
+async def review_buggy_side(code_a: str, code_b: str, examples: list[str], cache: FactsCache) -> str:
+    """``A`` when ``code_a`` looks buggier on the evidence, ``B`` when ``code_b`` does.
 
-    Every judge is symmetric in its two programs, so the answer for the reversed order is the other letter."""
-    buggy = await cache.get(record.buggy_code, record.examples)
-    correct = await cache.get(record.correct_code, record.examples)
+    Every judge is symmetric in its two programs, so swapping them swaps the answer."""
+    first = await cache.get(code_a, examples)
+    second = await cache.get(code_b, examples)
     for judge in (_compile_verdict, _reference_verdict, _example_verdict):
-        verdict = judge(buggy, correct)
+        verdict = judge(first, second)
         if verdict is not None:
             return verdict
-    verdict = await _perturbed_verdict(record, buggy, correct)
+    verdict = await _perturbed_verdict(first, second)
     if verdict is not None:
         return verdict
-    suspicious = [sum(1 for d in f.diagnostics if d.category == "suspicious-logic") for f in (buggy, correct)]
+    suspicious = [sum(1 for d in f.diagnostics if d.category == "suspicious-logic") for f in (first, second)]
     if suspicious[0] != suspicious[1]:
         return "A" if suspicious[0] > suspicious[1] else "B"
-    return tie_break(record.buggy_code, record.correct_code)
+    return tie_break(code_a, code_b)
 
 
 def _compile_verdict(buggy: ProgramFacts, correct: ProgramFacts) -> str | None:
@@ -487,11 +543,13 @@ def _example_verdict(buggy: ProgramFacts, correct: ProgramFacts) -> str | None:
     return "A" if a > b else "B"
 
 
-async def _perturbed_verdict(record: DebugEvalRecord, buggy: ProgramFacts, correct: ProgramFacts) -> str | None:
+async def _perturbed_verdict(buggy: ProgramFacts, correct: ProgramFacts) -> str | None:
     """Run both programs on perturbed example inputs: the one that raises or times out where the other returns."""
-    if not buggy.calls or buggy.repaired_syntax is None or correct.repaired_syntax is None:
+    if not buggy.calls or not correct.calls or buggy.repaired_syntax is None or correct.repaired_syntax is None:
         return None
-    calls = perturb_calls(buggy.calls, count=12, seed=0)
+    # the same inputs whichever program is shown first: the example calls with the smaller text are perturbed
+    source = min((buggy.calls, correct.calls), key=lambda calls: json.dumps([c.args for c in calls], sort_keys=True))
+    calls = perturb_calls([LeetCodeCall(args=call.args) for call in source], count=12, seed=0)
     if not calls:
         return None
     reports = await asyncio.gather(
@@ -532,7 +590,7 @@ class CompileFacts:
     errors: list[tuple[int, bool, str]]
 
 
-async def compile_facts(code: str, language: str) -> CompileFacts:
+async def compile_facts(code: str, language: LanguageName) -> CompileFacts:
     """Compile the class with a stub entry point in the sandbox and read the compiler's errors."""
     if language == "cpp":
         prelude, source = _CPP_PRELUDE, _CPP_PRELUDE + code + "\nint main() { return 0; }\n"
@@ -541,7 +599,7 @@ async def compile_facts(code: str, language: str) -> CompileFacts:
         prelude = _JAVA_PRELUDE
         source = _JAVA_PRELUDE + code + "\npublic class Main { public static void main(String[] a) {} }\n"
         pattern = re.compile(r"\.java:(\d+): error: (.*)")
-    outcome = await arun_program(source, lang=language, limits=Limits(wall_s=30.0))  # type: ignore[arg-type]
+    outcome = await arun(ProgramRequest(source=source, lang=language, limits=Limits(wall_s=30.0)))
     offset = prelude.count("\n")
     errors = []
     for line, message in pattern.findall(outcome.compile_output or ""):
@@ -565,83 +623,81 @@ def identify_compiled(facts: CompileFacts) -> str:
 # The solver.
 
 
-def _answer(letter_in_parens: str, evidence: str) -> dict[str, Any]:
-    return {"responses": [f"<Answer>{letter_in_parens}</Answer>"], "evidence": evidence}
+def _answer(letter_in_parens: str, evidence: str) -> ViewAnswer:
+    return ViewAnswer(responses=[f"<Answer>{letter_in_parens}</Answer>"], evidence=evidence)
 
 
 class OfflineSolver:
-    """Answers every DebugEval task without a model (see the module docstring)."""
+    """Answers every DebugEval task without a model (see the module docstring), from the prompt's view only."""
 
     def __init__(self, repair_seconds: float = 4.0) -> None:
         self.cache = FactsCache()
         self.repair_seconds = repair_seconds
 
-    async def __call__(self, item: EvalItem) -> dict[str, Any]:
-        task, record = task_of(item), record_of(item)
-        if task == "code-repair":
-            return await self.repair(record)
-        if record.language != "python":
-            return await self._compiled(task, record)
-        if task == "bug-identification":
-            facts = await self.cache.get(record.buggy_code, record.examples)
+    async def __call__(self, item: EvalItem) -> SolverOutput:
+        """The item answered through its views (what :func:`~debugtutor.debugeval.tasks.build_eval_task` runs)."""
+        return await ViewSolver(self.answer)(item)
+
+    async def answer(self, view: TaskView) -> ViewAnswer:
+        if view.task == "code-repair":
+            return await self.repair(view)
+        if view.language != "python":
+            return await self._compiled(view)
+        if view.task == "bug-identification":
+            facts = await self.cache.get(view.code, view.examples)
             return _answer(identify(facts), facts.describe())
-        if task == "bug-localization":
-            facts = await self.cache.get(record.buggy_code, record.examples)
-            index, reason = await localize_option(record, facts, record.option_texts())
+        if view.task == "bug-localization":
+            facts = await self.cache.get(view.code, view.examples)
+            index, reason = await localize_option(view.code, facts, view.options)
             return _answer(f"({OPTION_LETTERS[index]})", f"{facts.describe()}\n- decided by {reason}")
-        side = await review_buggy_side(record, self.cache)
-        other = "B" if side == "A" else "A"
-        return {"forward": {"responses": [f"Code-{side}"]}, "reverse": {"responses": [f"Code-{other}"]}}
+        side = await review_buggy_side(view.code_a, view.code_b, view.examples, self.cache)
+        return ViewAnswer(responses=[f"Code-{side}"])
 
-    async def _compiled(self, task: str, record: DebugEvalRecord) -> dict[str, Any]:
-        facts = await compile_facts(record.buggy_code, record.language)
+    async def _compiled(self, view: TaskView) -> ViewAnswer:
+        if view.task == "code-review":
+            first = await compile_facts(view.code_a, view.language)
+            second = await compile_facts(view.code_b, view.language)
+            if bool(first.errors) != bool(second.errors):
+                side = "A" if first.errors else "B"
+            else:
+                side = tie_break(view.code_a, view.code_b)
+            return ViewAnswer(responses=[f"Code-{side}"])
+        facts = await compile_facts(view.code, view.language)
         evidence = "\n".join(f"- line {line}: {message}" for line, _, message in facts.errors) or "- compiles"
-        if task == "bug-identification":
+        if view.task == "bug-identification":
             return _answer(identify_compiled(facts), evidence)
-        if task == "bug-localization":
-            options = record.option_texts()
-            error_lines = {line for line, _, _ in facts.errors}
-            hits = [bool(error_lines & set(option_lines(record.buggy_code, option))) for option in options]
-            scores = [1.0 if hit else 0.0 for hit in hits]
-            lines = [option_lines(record.buggy_code, option) for option in options]
-            return _answer(f"({OPTION_LETTERS[_structural_prior(lines, scores, record.buggy_code)]})", evidence)
-        correct = await compile_facts(record.correct_code, record.language)
-        if bool(facts.errors) != bool(correct.errors):
-            side = "A" if facts.errors else "B"
-        else:
-            side = tie_break(record.buggy_code, record.correct_code)
-        other = "B" if side == "A" else "A"
-        return {"forward": {"responses": [f"Code-{side}"]}, "reverse": {"responses": [f"Code-{other}"]}}
+        error_lines = {line for line, _, _ in facts.errors}
+        lines = [option_lines(view.code, option) for option in view.options]
+        scores = [1.0 if error_lines & set(option) else 0.0 for option in lines]
+        return _answer(f"({OPTION_LETTERS[_structural_prior(lines, scores, view.code)]})", evidence)
 
-    async def repair(self, record: DebugEvalRecord) -> dict[str, Any]:
+    async def repair(self, view: TaskView) -> ViewAnswer:
         """The repair search's best fix (the unchanged code when none is found), as a fenced response.
 
-        The analysis engine repairs Python only: C++ and Java items get their buggy code back unchanged, so the
-        offline solver's C++/Java Code Repair pass@k is 0 by construction, not by a failed search."""
+        The search is guided only by what the prompt shows: the unit tests when it shows them, else the examples in
+        the problem text (with their stated outputs). The analysis engine repairs Python only: C++ and Java items get
+        their code back unchanged, so the offline solver's C++/Java Code Repair pass@k is 0 by construction."""
         budget = RepairBudget(max_seconds=self.repair_seconds, max_executions=600)
-        fixed = record.buggy_code
-        if record.language == "python" and record.tests_kind == "leetcode":
-            # Only the examples stated in the problem guide the search, as a model sees them; the item's hidden
-            # tests (the oracle's outputs on perturbed inputs) are for grading alone.
-            facts = await self.cache.get(record.buggy_code, record.examples)
+        fixed = view.code
+        if view.language == "python" and view.tests:
+            search = await arepair(view.code, view.tests, setup=view.test_setup, budget=budget)
+            fixed = search.best.source if search.best else fixed
+        elif view.language == "python":
+            facts = await self.cache.get(view.code, view.examples)
             visible = [call for call in facts.calls if call.expected is not None]
             if not visible:
-                return {"responses": [f"```code\n{fixed}\n```"]}
-            tests = assert_tests(record.buggy_code, visible, facts.method or record.method)
+                return ViewAnswer(responses=[f"```code\n{fixed}\n```"])
+            tests = assert_tests(view.code, visible, facts.method)
             if tests is not None:
                 # plain values: assert tests, checked in batches (the fast path); the prelude line comes off again
-                search = await arepair(_ASSERT_PRELUDE + record.buggy_code, tests, budget=budget)
+                search = await arepair(_ASSERT_PRELUDE + view.code, tests, budget=budget)
                 fixed = search.best.source.split("\n", 1)[1] if search.best else fixed
             else:
                 search = await arepair(
-                    record.buggy_code,
+                    view.code,
                     leetcode_calls=visible,
-                    method=facts.method or record.method,
+                    method=facts.method,
                     budget=budget.model_copy(update={"batch_size": 4, "max_executions": 24, "max_seconds": 2.0}),
                 )
                 fixed = search.best.source if search.best else fixed
-        elif record.language == "python" and record.tests_kind == "asserts":
-            # Socratic-style items hand the student the unit tests, so the search may use them.
-            search = await arepair(record.buggy_code, record.unit_tests, setup=record.test_setup, budget=budget)
-            fixed = search.best.source if search.best else fixed
-        return {"responses": [f"```code\n{fixed}\n```"]}
+        return ViewAnswer(responses=[f"```code\n{fixed}\n```"])

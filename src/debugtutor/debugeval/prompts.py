@@ -3,13 +3,20 @@
 Answer formats a parser depends on are DebugEval's: ``<Answer>(A)</Answer>`` for the two multiple-choice tasks,
 ``Code-A``/``Code-B`` for Code Review and a fenced block opened with three backticks and ``code`` for Code Repair.
 Extraction follows DebugEval's default post-processing: an answer counts only when exactly one option is given.
+
+Every prompt is built from a :class:`~debugtutor.debugeval.views.TaskView`, never from a record. Two layouts:
+``ours`` and ``paper`` (DebugEval's base layout: the identification options listed after the answer line, and Code
+Review's answer pre-filled with ``Code-`` so the model only has to continue with the letter). A pre-fill is part of
+the answer: :func:`prefill_of` says what it is and the extraction puts it back in front of the continuation.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
-from debugtutor.debugeval.records import DebugEvalRecord
+from debugtutor.debugeval.records import render_options
+from debugtutor.debugeval.views import TaskView
 
 CHOICES = ("(A)", "(B)", "(C)", "(D)")
 
@@ -92,38 +99,80 @@ Incorrect_Solution:
 
 _LANGUAGE_NAMES = {"python": "Python", "cpp": "C++", "java": "Java"}
 
+PromptStyle = Literal["ours", "paper"]
+PROMPT_STYLES: tuple[PromptStyle, ...] = ("ours", "paper")
+
+# The paper's layout (DebugEval's base prompts): Bug Identification lists the four options one per line after the
+# answer line, and Code Review pre-fills the answer so the model's continuation starts with the letter.
+_IDENTIFICATION_PAPER_TAIL = """Options:
+(A) Syntax Error
+(B) Reference Error
+(C) Logical Error
+(D) Multiple Errors
+
+Output the answer directly, nothing else.
+Answer:
+<Answer>"""
+REVIEW_PREFILL = "Code-"
+_REVIEW_PAPER_TAIL = "Select the buggy snippet: Code-A or Code-B.\nYour response:" + REVIEW_PREFILL
+
 
 def _facts_block(facts: str | None) -> str:
     return f"\nWhat running and checking the code showed (use it as evidence):\n{facts.strip()}\n" if facts else ""
 
 
-def localization_prompt(record: DebugEvalRecord, facts: str | None = None) -> str:
+def localization_prompt(view: TaskView, facts: str | None = None, style: PromptStyle = "ours") -> str:
     return _LOCALIZATION.format(
-        task=record.question_content, code=record.buggy_code, options=record.task1_options, facts=_facts_block(facts)
+        task=view.question, code=view.code, options=render_options(view.options), facts=_facts_block(facts)
     )
 
 
-def identification_prompt(record: DebugEvalRecord, facts: str | None = None) -> str:
-    return _IDENTIFICATION.format(
-        lang=_LANGUAGE_NAMES[record.language], task=record.question_content, code=record.buggy_code,
+def identification_prompt(view: TaskView, facts: str | None = None, style: PromptStyle = "ours") -> str:
+    prompt = _IDENTIFICATION.format(
+        lang=_LANGUAGE_NAMES[view.language], task=view.question, code=view.code, facts=_facts_block(facts)
+    )
+    if style == "paper":
+        prompt = prompt[: prompt.rindex("Options: (A)")] + _IDENTIFICATION_PAPER_TAIL
+    return prompt
+
+
+def review_prompt(view: TaskView, facts: str | None = None, style: PromptStyle = "ours") -> str:
+    """Code-A and Code-B in the order the view shows them."""
+    prompt = _REVIEW.format(
+        lang=_LANGUAGE_NAMES[view.language], task=view.question, code_a=view.code_a, code_b=view.code_b,
         facts=_facts_block(facts),
     )  # fmt: skip
+    if style == "paper":
+        prompt = prompt[: prompt.rindex("Which one is buggy?")] + _REVIEW_PAPER_TAIL
+    return prompt
 
 
-def review_prompt(record: DebugEvalRecord, *, reverse: bool, facts: str | None = None) -> str:
-    """Forward order: Code-A is the buggy code (gold A); reverse: Code-B is (gold B)."""
-    code_a, code_b = (record.correct_code, record.buggy_code) if reverse else (record.buggy_code, record.correct_code)
-    return _REVIEW.format(
-        lang=_LANGUAGE_NAMES[record.language], task=record.question_content, code_a=code_a, code_b=code_b,
-        facts=_facts_block(facts),
-    )  # fmt: skip
+def repair_prompt(view: TaskView, facts: str | None = None, style: PromptStyle = "ours") -> str:
+    prompt = _REPAIR.format(
+        lang=_LANGUAGE_NAMES[view.language], task=view.question, code=view.code, facts=_facts_block(facts)
+    )
+    if view.tests:
+        shown = "\n".join([view.test_setup.strip(), *view.tests]).strip()
+        prompt += f"\nThe fixed solution must pass these tests:\n{shown}\n"
+    return prompt
 
 
-def repair_prompt(record: DebugEvalRecord, facts: str | None = None) -> str:
-    return _REPAIR.format(
-        lang=_LANGUAGE_NAMES[record.language], task=record.question_content, code=record.buggy_code,
-        facts=_facts_block(facts),
-    )  # fmt: skip
+def prompt_for(view: TaskView, facts: str | None = None, style: PromptStyle = "ours") -> str:
+    """The prompt that shows ``view``."""
+    build = {
+        "bug-localization": localization_prompt,
+        "bug-identification": identification_prompt,
+        "code-review": review_prompt,
+        "code-repair": repair_prompt,
+    }[view.task]
+    return build(view, facts, style)
+
+
+def prefill_of(view: TaskView, style: PromptStyle = "ours") -> str:
+    """The text the prompt ends with that belongs to the answer (the model continues after it)."""
+    if view.task in ("bug-localization", "bug-identification"):
+        return "<Answer>"
+    return REVIEW_PREFILL if view.task == "code-review" and style == "paper" else ""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -159,30 +208,51 @@ def choice_correct(response: str, gold: str) -> bool:
     return gold in answer and single_choice(answer) == gold
 
 
-def extract_review(response: str) -> str:
-    """``Code-A``, ``Code-B``, ``don't know`` or the leftover text, following DebugEval's post-processing."""
-    if "<Answer>" in response:
+_REVIEW_LABEL = re.compile(r"\bcode\s*-\s*([ab])\b", re.IGNORECASE)
+
+
+def _review_labels(text: str) -> set[str]:
+    return {label.upper() for label in _REVIEW_LABEL.findall(text)}
+
+
+def extract_review(response: str, prefill: str = "") -> str:
+    """``Code-A``, ``Code-B``, ``don't know`` or the leftover text, following DebugEval's post-processing.
+
+    ``Code-A``/``Code-B`` are matched in any case (``code-a``, ``CODE-B``); ``prefill`` is the part of the answer the
+    prompt already wrote (``Code-`` in the paper's layout), put back in front of the model's continuation."""
+    response = prefill + response
+    if "<answer>" in response.lower():
         answer = answer_span(response).replace("\r", " ")
-        return "don't know" if "Code-A" in answer and "Code-B" in answer else answer.strip()
+        labels = _review_labels(answer)
+        if len(labels) == 2:
+            return "don't know"
+        return f"Code-{labels.pop()}" if labels else answer.strip()
     first = response.strip().split("\n", 1)[0]
     if "the correct" in first.lower():
+        named = _review_labels(first)
+        if len(named) == 1:
+            return "Code-A" if named == {"B"} else "Code-B"
         if "B" in first:
             return "Code-A"
         if "A" in first:
             return "Code-B"
     first = first.split(".", 1)[0]
-    if "Code-A" in first and "Code-B" in first:
+    labels = _review_labels(first)
+    if len(labels) == 2:
         return "don't know"
+    if labels:
+        return f"Code-{labels.pop()}"
     stripped = first.strip()
-    if stripped in ("A", "B") or re.search(r"\b[AB] is the buggy code", stripped):
-        return f"Code-{stripped[0]}"
-    return stripped
+    if stripped.upper() in ("A", "B"):
+        return f"Code-{stripped.upper()}"
+    buggy = re.search(r"\b([AB]) is the buggy code", stripped, re.IGNORECASE)
+    return f"Code-{buggy.group(1).upper()}" if buggy else stripped
 
 
 def review_label(answer: str) -> str | None:
     """``A`` or ``B`` when the processed answer names exactly one snippet."""
-    has_a, has_b = "Code-A" in answer, "Code-B" in answer
-    return "A" if has_a and not has_b else "B" if has_b and not has_a else None
+    labels = _review_labels(answer)
+    return labels.pop() if len(labels) == 1 else None
 
 
 _FENCES = ("code", "cpp", "java", "python", "Python", "python3")

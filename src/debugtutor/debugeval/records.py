@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from debugtutor.errors import InputError
+from debugtutor.formats.jsonl import read_jsonl
 from debugtutor.sandbox import LeetCodeCall
 
 LanguageName = Literal["python", "cpp", "java"]
@@ -61,6 +62,25 @@ class StdioTest(BaseModel):
     output: str
 
 
+class CallSpec(BaseModel):
+    """How LeetCode calls are made and compared, as derived from the problem's oracle."""
+
+    kind: Literal["method", "design"] = "method"
+    """``method``: each call is one call of a ``Solution`` method; ``design``: each call is an operation sequence on
+    an object of the problem's class (``args``: ``operations`` and ``arguments``; ``expected``: the answers)."""
+    unordered_depth: int = 0
+    """List levels compared as multisets (1: the answer's order does not matter; 2: nor its items' order)."""
+    parameters: list[str] = Field(default_factory=list)
+    """The oracle's parameter annotations in order (Python): arguments are built from them (a tree stays a tree
+    for a program without type hints)."""
+    returns: str = ""
+    """The oracle's return annotation (Python)."""
+    reference_s: float = 0.0
+    """The oracle's slowest call: a program's time limit per call is a multiple of it."""
+    several_answers: bool = False
+    """The oracle's answer differs from a stated example's answer: the problem may accept several answers."""
+
+
 class DebugEvalRecord(BaseModel):
     """One DebugEval record; the fields after ``major_error_type`` are ours and optional."""
 
@@ -91,6 +111,7 @@ class DebugEvalRecord(BaseModel):
     tests_kind: TestsKind = "none"
     leetcode_calls: list[LeetCodeCall] = Field(default_factory=list)
     method: str | None = None
+    call_spec: CallSpec = Field(default_factory=CallSpec)
     unit_tests: list[str] = Field(default_factory=list)
     test_setup: str = ""
     private_test_cases: list[StdioTest] = Field(default_factory=list)
@@ -132,6 +153,33 @@ class DebugEvalRecord(BaseModel):
         return parse_options(self.task1_options)
 
 
+_OPTION_TOKEN = re.compile(
+    r"""(?P<string>"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?)|(?P<comment>(?:#|//).*)|(?P<word>\w+)|(?P<other>\S)"""
+)
+
+
+def option_text(line: str) -> str:
+    """A code line as a Bug Localization option shows it: tokens with a space only between two words (``x=y+1``,
+    ``return x``), string literals as written, comments with their whitespace collapsed.
+
+    Every option gets the same spacing, so the spacing style of whoever wrote the buggy line (often not the author
+    of the rest) does not tell it apart; the text still reads as the line it comes from."""
+    parts: list[str] = []
+    previous_word = False
+    for match in _OPTION_TOKEN.finditer(line):
+        kind = match.lastgroup
+        text = " ".join(match.group().split()) if kind == "comment" else match.group()
+        if kind == "comment":
+            parts.append((" " if parts else "") + text)
+            break
+        is_word = kind == "word"
+        if is_word and previous_word:
+            parts.append(" ")
+        parts.append(text)
+        previous_word = is_word
+    return "".join(parts)
+
+
 _OPTION_START = re.compile(r"^\s*\(?([A-D])[).]\s?(.*)$")
 
 
@@ -166,21 +214,6 @@ def find_record_files(path: Path) -> tuple[Path | None, Path | None]:
         if task124.is_file() or task3.is_file():
             return (task124 if task124.is_file() else None, task3 if task3.is_file() else None)
     return None, None
-
-
-def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, object) for each non-blank line; a line that is not a JSON object is an :class:`InputError`."""
-    with path.open(encoding="utf-8-sig") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=number) from exc
-            if not isinstance(value, dict):
-                raise InputError("a record must be a JSON object", path=str(path), line=number)
-            yield number, value
 
 
 def read_records(path: Path) -> list[DebugEvalRecord]:
@@ -261,11 +294,14 @@ def load_records(path: Path) -> list[DebugEvalRecord]:
 
 
 def write_records(path: Path, records: Iterable[DebugEvalRecord]) -> int:
-    """Write records as JSONL (sorted keys, so the same records give the same bytes); returns the count."""
+    """Write records as JSONL (fields in model order, so the same records give the same bytes); returns the count.
+
+    Keys are not sorted: a LeetCode call's arguments keep the statement's order, which is the order a program whose
+    parameter names differ from the statement's is called with."""
     path.parent.mkdir(parents=True, exist_ok=True)
     count = 0
     with path.open("w", encoding="utf-8") as handle:
         for record in records:
-            handle.write(json.dumps(record.model_dump(mode="json"), ensure_ascii=False, sort_keys=True) + "\n")
+            handle.write(json.dumps(record.model_dump(mode="json"), ensure_ascii=False) + "\n")
             count += 1
     return count

@@ -1,20 +1,27 @@
 """From records to one runnable evaluation: items per task and language, a solver, the scorer and Table IV.
 
-Items are ``<task>:<question_id>``; Code Review items carry both orders (one item, two prompts). The published
+Items are ``<task>:<question_id>``; Code Review items carry both orders (one item, two prompts). Items hold the whole
+record for the scorer; the solver is always wrapped in :class:`~debugtutor.debugeval.views.ViewSolver`, so it sees
+only what each prompt shows. The published
 numbers are DebugEval's Table IV (arXiv 2408.05006 v1, zero-shot), per task and language, put beside ours.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from debugtutor.debugeval.records import CHOICE_BY_MAJOR, TASKS, DebugEvalRecord, LanguageName, TaskName
 from debugtutor.debugeval.scoring import score_item, summarize
-from debugtutor.runs import EvalItem, EvalTask, PublishedMetric, Solver
+from debugtutor.debugeval.views import Answerer, ViewSolver
+from debugtutor.runs import EvalItem, EvalTask, PublishedMetric
 
 SolverName = Literal["offline", "llm", "grounded"]
+SOLVER_NAMES: tuple[SolverName, ...] = ("offline", "llm", "grounded")
+Split = Literal["train", "test", "all"]
+SPLITS: tuple[Split, ...] = ("train", "test", "all")
 
 # Table IV (Python / C++ / Java per task) for the strongest systems and the paper's NeuDebugger, zero-shot.
 TABLE_IV: dict[str, dict[str, dict[str, float]]] = {
@@ -48,7 +55,7 @@ def build_items(
     *,
     tasks: Sequence[TaskName] = TASKS,
     languages: Sequence[LanguageName] = ("python", "cpp", "java"),
-    split: Literal["train", "test", "all"] = "all",
+    split: Split = "all",
 ) -> list[EvalItem]:
     """One item per (task, record) with the record in that task, the language and the split wanted."""
     items: list[EvalItem] = []
@@ -83,9 +90,9 @@ def published_rows(tasks: Sequence[TaskName]) -> dict[str, PublishedMetric]:
     return rows
 
 
-def make_task(
+def build_eval_task(
     items: list[EvalItem],
-    solver: Solver,
+    answer: Answerer,
     *,
     solver_name: SolverName,
     tasks: Sequence[TaskName],
@@ -94,13 +101,15 @@ def make_task(
     checksums: dict[str, str] | None = None,
     config: dict[str, Any] | None = None,
 ) -> EvalTask:
+    """The runnable evaluation. ``answer`` sees only each prompt's view (:class:`ViewSolver` hands it nothing else)."""
+    languages = {item.id: str(item.metadata.get("language", "")) for item in items}
     return EvalTask(
         name="debugeval",
         items=items,
-        solver=solver,
+        solver=ViewSolver(answer),
         scorer=score_item,
-        version="1",
-        summarize=summarize,
+        version="2",
+        summarize=functools.partial(summarize, languages=languages),
         config={
             "solver": solver_name,
             "tasks": list(tasks),

@@ -22,7 +22,7 @@ from debugtutor.llm.cache import CachedCompletion, CachePolicy, ResponseCache, s
 from debugtutor.llm.types import ChatMessage, GenerationSettings, ModelResponse, Prompt, Usage, as_messages
 
 DEFAULT_CONCURRENCY = 32
-DEFAULT_STOP_AFTER_FAILURES = 8
+DEFAULT_STOP_AFTER_FAILURES = 5
 """Calls in a row that may fail (each after its retries) before a back-end stops calling its model."""
 
 T = TypeVar("T")
@@ -131,6 +131,8 @@ class ModelBackend(ABC):
         self._slots: PerLoop[asyncio.Semaphore] = PerLoop(lambda: asyncio.Semaphore(self.concurrency))
         self.overrides: dict[str, Any] = {}
         self.breaker = CircuitBreaker(DEFAULT_STOP_AFTER_FAILURES)
+        self._calls: PerLoop[set[asyncio.Future[Completion]]] = PerLoop(set)
+        self._stopped_calls: set[asyncio.Future[Completion]] = set()
 
     def configure(
         self,
@@ -210,28 +212,52 @@ class ModelBackend(ABC):
     async def _complete_bounded(self, messages: list[ChatMessage], settings: GenerationSettings) -> Completion:
         async with self._slots.get():
             if self.breaker.is_open:
-                raise ModelUnavailableError(
-                    f"{self.spec}: stopped calling the model after {self.breaker.failures_in_a_row} calls in a row "
-                    f"failed (last: {self.breaker.last_failure})",
-                    hint="check the server, then resume the run with --resume RUN",
-                )
+                raise self._unavailable()
+            # The call runs as a task of its own, so that when the breaker opens the calls still waiting on the same
+            # dead server can be stopped at once instead of each running out its timeouts and retries.
+            call = asyncio.ensure_future(self._complete(messages, settings))
+            calls = self._calls.get()
+            calls.add(call)
             try:
-                completion = await self._complete(messages, settings)
+                completion = await call
                 if len(completion.texts) != settings.n:
                     raise ModelError(f"{self.spec}: asked for {settings.n} completion(s), got {len(completion.texts)}")
+            except asyncio.CancelledError:
+                if call in self._stopped_calls:
+                    self._stopped_calls.discard(call)
+                    raise self._unavailable() from None
+                call.cancel()
+                raise
             except ModelError as exc:
-                self.breaker.failed(str(exc))
-                if self.breaker.is_open and self.breaker.failures_in_a_row == self.breaker.threshold:
-                    warn(
-                        f"{self.spec}: {self.breaker.threshold} calls in a row failed; no further calls will be made "
-                        "(the run stops; resume it once the model answers)"
-                    )
+                self._failed(str(exc), calls)
                 raise
             except Exception as exc:
-                self.breaker.failed(f"{type(exc).__name__}: {exc}")
+                self._failed(f"{type(exc).__name__}: {exc}", calls)
                 raise
+            finally:
+                calls.discard(call)
         self.breaker.succeeded()
         return completion
+
+    def _failed(self, message: str, calls: set[asyncio.Future[Completion]]) -> None:
+        was_open = self.breaker.is_open
+        self.breaker.failed(message)
+        if self.breaker.is_open and not was_open:
+            warn(
+                f"{self.spec}: {self.breaker.threshold} calls in a row failed; no further calls will be made and the "
+                f"{len(calls)} still waiting are stopped (the run stops; resume it once the model answers)"
+            )
+            for other in list(calls):
+                if not other.done():
+                    self._stopped_calls.add(other)
+                    other.cancel()
+
+    def _unavailable(self) -> ModelUnavailableError:
+        return ModelUnavailableError(
+            f"{self.spec}: stopped calling the model after {self.breaker.failures_in_a_row} calls in a row failed "
+            f"(last: {self.breaker.last_failure})",
+            hint="check the server, then resume the run with --resume RUN",
+        )
 
     def _response(self, texts: list[str], usage: Usage, started: float, *, cached: bool) -> ModelResponse:
         return ModelResponse(

@@ -20,6 +20,7 @@ import random
 import subprocess
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,7 @@ from debugtutor.master.sft import strategy_examples
 from debugtutor.master.sources import TASK3_FILE, TASK124_FILE, read_record_lines, record_files
 from debugtutor.master.synth import latest_records
 from debugtutor.metrics import bootstrap_mean
-from debugtutor.tune import read_manifest, read_sft_file, train_lora
-from debugtutor.tune.cli_options import TrainOptions
+from debugtutor.tune import TrainSettings, read_manifest, read_sft_file, train_lora
 from debugtutor.tune.examples import examples_checksum
 from debugtutor.tune.files import write_json_atomic, write_text_atomic
 
@@ -129,7 +129,7 @@ def trivial_baseline(task: str, records: list[dict[str, Any]]) -> tuple[float | 
     return 0.0, "the buggy program unchanged (fails by construction)"
 
 
-def common_problems(plan: AblationPlan, options: TrainOptions) -> tuple[set[str], int]:
+def common_problems(plan: AblationPlan, settings: TrainSettings) -> tuple[set[str], int]:
     """The problems every strategy can train on (each strategy's example within ``max_length`` tokens), and how many
     problems are left out, so the strategies are compared on the same problems (CoT targets are longer)."""
     from debugtutor.tune.base_model import load_tokenizer, plain_folder, resolve_base
@@ -137,7 +137,6 @@ def common_problems(plan: AblationPlan, options: TrainOptions) -> tuple[set[str]
 
     source = resolve_base(plan.base)
     tokenizer = load_tokenizer(plain_folder(source), source)
-    settings = options.settings()
     fitting: set[str] | None = None
     every: set[str] = set()
     for strategy in plan.strategies:
@@ -150,11 +149,12 @@ def common_problems(plan: AblationPlan, options: TrainOptions) -> tuple[set[str]
     return kept, len(every - kept)
 
 
-def _train(plan: AblationPlan, strategy: str, options: TrainOptions, problems: set[str]) -> dict[str, Any]:
+def _train(
+    plan: AblationPlan, strategy: str, settings: TrainSettings, run_kwargs: Mapping[str, Any], problems: set[str]
+) -> dict[str, Any]:
     path = strategy_examples(plan.data, strategy)
     examples = [example for example in read_sft_file(path) if example.id in problems]
     target = plan.out / "adapters" / strategy
-    settings = options.settings()
     if (target / "debugtutor-adapter.json").is_file():
         manifest = read_manifest(target)
         if (manifest.data.sha256 == examples_checksum(examples) and manifest.settings == settings
@@ -162,9 +162,7 @@ def _train(plan: AblationPlan, strategy: str, options: TrainOptions, problems: s
             log(f"{strategy}: the adapter in {target} was trained on the same data and settings; reusing it")
             return manifest.model_dump(mode="json")
     log(f"{strategy}: fine-tuning {plan.base} on {len(examples)} examples")
-    return train_lora(plan.base, examples, target, settings, data_label=str(path), **options.run_kwargs()).model_dump(
-        mode="json"
-    )
+    return train_lora(plan.base, examples, target, settings, data_label=str(path), **run_kwargs).model_dump(mode="json")
 
 
 def _eval_command() -> list[str]:
@@ -220,21 +218,24 @@ def _interval(values: list[float]) -> dict[str, float] | None:
     return {"mean": 100 * interval.mean, "low": 100 * interval.low, "high": 100 * interval.high, "n": interval.n}
 
 
-def run_ablation(plan: AblationPlan, options: TrainOptions) -> dict[str, Any]:
-    """Train, evaluate and compare; every step's results are kept in ``OUT/ablation.json``."""
-    options.settings()  # bad settings, missing data or an unusable eval command fail before hours of training
+def run_ablation(plan: AblationPlan, settings: TrainSettings, run_kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """Train, evaluate and compare; every step's results are kept in ``OUT/ablation.json``.
+
+    ``run_kwargs`` are :func:`~debugtutor.tune.train_lora`'s run choices (device, chat template, restart, checkpoints).
+    """
+    # missing data or an unusable eval command fail before hours of training
     for strategy in plan.strategies:
         strategy_examples(plan.data, strategy)
     check_eval_options(plan)
     subset, chosen = build_eval_subset(plan)
-    problems, left_out = common_problems(plan, options)
+    problems, left_out = common_problems(plan, settings)
     if not problems:
-        raise InputError(f"no problem fits in --max-length {options.max_length} tokens for every strategy",
+        raise InputError(f"no problem fits in --max-length {settings.max_length} tokens for every strategy",
                          field="--max-length")  # fmt: skip
     if left_out:
         log(f"training every strategy on the same {len(problems)} problems; {left_out} are longer than "
-            f"{options.max_length} tokens in some strategy")  # fmt: skip
-    training = {strategy: _train(plan, strategy, options, problems) for strategy in plan.strategies}
+            f"{settings.max_length} tokens in some strategy")  # fmt: skip
+    training = {strategy: _train(plan, strategy, settings, run_kwargs, problems) for strategy in plan.strategies}
     models = {"zero-shot": plan.base}
     models.update({ROW_LABELS[s]: f"{plan.base}+lora:{plan.out / 'adapters' / s}" for s in plan.strategies})
     evaluations = {label: _evaluate(plan, subset, spec) for label, spec in models.items()}

@@ -27,19 +27,20 @@ from debugtutor.analysis.static import LEETCODE_PREAMBLE, reference_diagnostics
 from debugtutor.errors import InputError
 from debugtutor.master.records import BugClass, ExecutionFacts, LanguageName, ProgramTests, SourceProgram
 from debugtutor.sandbox import (
+    LeetCodeRequest,
     Limits,
+    PythonTestsRequest,
     Status,
     TestReport,
-    arun_leetcode,
-    arun_python_tests,
-    run_leetcode,
-    run_python_tests,
+    arun,
+    run,
     solution_signatures,
 )
 
-PYTHON_LIMITS = Limits(wall_s=20.0, memory_mb=512)
-COMPILED_LIMITS = Limits(wall_s=30.0, memory_mb=512)
 PER_TEST_S = 2.0
+# wall_s covers loading the program (the JVM's start included); each test or call then has PER_TEST_S
+PYTHON_LIMITS = Limits(wall_s=20.0, per_test_s=PER_TEST_S, memory_mb=512)
+COMPILED_LIMITS = Limits(wall_s=30.0, per_test_s=PER_TEST_S, memory_mb=512)
 _PYTHON_REFERENCE = frozenset({"NameError", "AttributeError", "UnboundLocalError", "IndexError", "KeyError"})
 _COMPILED_REFERENCE = re.compile(
     r"was not declared|cannot find symbol|has no member named|is not a member of|no member named|"
@@ -58,26 +59,24 @@ def _limits(language: LanguageName) -> Limits:
     return PYTHON_LIMITS if language == "python" else COMPILED_LIMITS
 
 
+def _request(code: str, tests: ProgramTests, language: LanguageName) -> LeetCodeRequest | PythonTestsRequest:
+    if tests.kind == "leetcode":
+        return LeetCodeRequest(
+            code=code, calls=tests.calls, lang=language, method=tests.method, limits=_limits(language)
+        )
+    if tests.kind == "asserts":
+        return PythonTestsRequest(code=code, tests=tests.asserts, setup=tests.setup, limits=PYTHON_LIMITS)
+    raise ValueError("example blocks must be turned into calls first (derive_tests)")
+
+
 def run_tests_sync(code: str, tests: ProgramTests, language: LanguageName) -> TestReport:
     """Run ``code`` against ``tests`` (LeetCode calls or assert lines) in the sandbox."""
-    if tests.kind == "leetcode":
-        return run_leetcode(code, tests.calls, lang=language, method=tests.method, limits=_limits(language),
-                            per_test_timeout_s=PER_TEST_S if language == "python" else None)  # fmt: skip
-    if tests.kind == "asserts":
-        return run_python_tests(code, tests.asserts, setup=tests.setup, limits=PYTHON_LIMITS,
-                                per_test_timeout_s=PER_TEST_S)  # fmt: skip
-    raise ValueError("example blocks must be turned into calls first (derive_tests)")
+    return run(_request(code, tests, language))
 
 
 async def run_tests(code: str, tests: ProgramTests, language: LanguageName) -> TestReport:
     """The async twin of :func:`run_tests_sync`."""
-    if tests.kind == "leetcode":
-        return await arun_leetcode(code, tests.calls, lang=language, method=tests.method, limits=_limits(language),
-                                   per_test_timeout_s=PER_TEST_S if language == "python" else None)  # fmt: skip
-    if tests.kind == "asserts":
-        return await arun_python_tests(code, tests.asserts, setup=tests.setup, limits=PYTHON_LIMITS,
-                                       per_test_timeout_s=PER_TEST_S)  # fmt: skip
-    raise ValueError("example blocks must be turned into calls first (derive_tests)")
+    return await arun(_request(code, tests, language))
 
 
 def derive_tests(program: SourceProgram, *, extra: int = 6, seed: int = 0) -> ProgramTests | None:

@@ -1,11 +1,14 @@
 """The Hour-of-Code Maze world: tasks, the block language, its JSON and text forms, an emulator, a solver, pictures.
 
-This is an arena-level library that :mod:`debugtutor.studentsyn` builds on; it imports no other arena. Tasks and
+A foundation (a world, not an arena): :mod:`debugtutor.studentsyn` and the web app's rating pages build on it, and
+it imports no arena. Tasks and
 programs are read in the StudentSyn benchmark's formats exactly (``*_task.txt`` grids, JSON ASTs), the emulator
 follows the benchmark's Hour-of-Code semantics, and :func:`solve` finds a smallest program by enumerative search.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from debugtutor.maze.ast import (
     ACTIONS,
@@ -77,6 +80,10 @@ __all__ = [
     "token_sequence",
     "write_program",
 ]
+
+
+if TYPE_CHECKING:  # (at run time they load on first use: see __getattr__)
+    from debugtutor.maze.render import render_png, render_svg
 
 
 def __getattr__(name: str) -> object:

@@ -49,14 +49,18 @@ def _as_body(statements: Iterable[Stmt]) -> tuple[Stmt, ...]:
     return statements if isinstance(statements, tuple) else tuple(statements)
 
 
+# The nodes below take any iterable of statements (a list reads well in tests and builders) and keep a tuple, so
+# programs are hashable and comparable; hence their own __init__ (a dataclass keeps one the class defines).
+
+
 @dataclass(frozen=True)
 class RepeatUntilGoal:
     """Repeat the body until the avatar is on the goal (the benchmark's ``while``)."""
 
     body: tuple[Stmt, ...]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "body", _as_body(self.body))
+    def __init__(self, body: Iterable[Stmt]) -> None:
+        object.__setattr__(self, "body", _as_body(body))
 
 
 @dataclass(frozen=True)
@@ -66,10 +70,11 @@ class Repeat:
     times: int
     body: tuple[Stmt, ...]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "body", _as_body(self.body))
-        if self.times < 0:
-            raise ValueError(f"Repeat needs a non-negative count, got {self.times}")
+    def __init__(self, times: int, body: Iterable[Stmt]) -> None:
+        if times < 0:
+            raise ValueError(f"Repeat needs a non-negative count, got {times}")
+        object.__setattr__(self, "times", times)
+        object.__setattr__(self, "body", _as_body(body))
 
 
 @dataclass(frozen=True)
@@ -79,8 +84,9 @@ class If:
     cond: Condition
     body: tuple[Stmt, ...]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "body", _as_body(self.body))
+    def __init__(self, cond: Condition, body: Iterable[Stmt]) -> None:
+        object.__setattr__(self, "cond", cond)
+        object.__setattr__(self, "body", _as_body(body))
 
 
 @dataclass(frozen=True)
@@ -91,9 +97,10 @@ class IfElse:
     then_body: tuple[Stmt, ...]
     else_body: tuple[Stmt, ...]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "then_body", _as_body(self.then_body))
-        object.__setattr__(self, "else_body", _as_body(self.else_body))
+    def __init__(self, cond: Condition, then_body: Iterable[Stmt], else_body: Iterable[Stmt]) -> None:
+        object.__setattr__(self, "cond", cond)
+        object.__setattr__(self, "then_body", _as_body(then_body))
+        object.__setattr__(self, "else_body", _as_body(else_body))
 
 
 Action = Move | TurnLeft | TurnRight
@@ -107,8 +114,8 @@ class Program:
 
     body: tuple[Stmt, ...]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "body", _as_body(self.body))
+    def __init__(self, body: Iterable[Stmt]) -> None:
+        object.__setattr__(self, "body", _as_body(body))
 
 
 def child_bodies(stmt: Stmt) -> tuple[tuple[Stmt, ...], ...]:

@@ -28,7 +28,8 @@ from debugtutor.runs._records import (
     read_samples,
     resolve_run_dir,
 )
-from debugtutor.runs._runner import RunResult, run_task, run_task_async
+from debugtutor.runs._registry import Registry, RegistryEntry
+from debugtutor.runs._runner import ReportWriter, RunResult, run_task, run_task_async
 from debugtutor.runs._summary import bootstrap_mean_ci, summarize_records, write_summary
 from debugtutor.runs._task import EvalItem, EvalTask, Executor, PublishedMetric, Scorer, Solver, SolverOutput
 
@@ -42,6 +43,9 @@ __all__ = [
     "EvalTask",
     "Executor",
     "PublishedMetric",
+    "Registry",
+    "RegistryEntry",
+    "ReportWriter",
     "RunAttempt",
     "RunCounts",
     "RunManifest",

@@ -129,6 +129,11 @@ def to_plain(value: Any, ns: dict[str, Any]) -> Any:
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)
+    if hasattr(value, "__iter__") and not isinstance(value, (bytes, bytearray)):
+        try:  # a generator, map, deque or other iterable reads as the list it yields, as on LeetCode
+            return [to_plain(item, ns) for item in value]
+        except Exception:
+            pass
     return codec.safe_repr(value)
 
 
@@ -147,10 +152,15 @@ def pick_method(ns: dict[str, Any], name: str | None) -> str:
 
 
 def call_once(
-    ns: dict[str, Any], method_name: str, call: dict[str, Any], kinds: dict[str, str] | None = None
+    ns: dict[str, Any],
+    method_name: str,
+    call: dict[str, Any],
+    kinds: list[str] | None = None,
+    return_kind: str | None = None,
 ) -> dict[str, Any]:
-    """Call the method once; ``kinds`` (argument name -> node kind, from a reference solution's signature) takes
-    precedence over the code's own type hints, so a submission without hints still receives trees and lists."""
+    """Call the method once; ``kinds`` (the node kind of each argument in order, from the problem's signature) and
+    ``return_kind`` take precedence over the code's own type hints, so a submission without hints still receives
+    trees and lists."""
     instance = ns["Solution"]()
     method = getattr(instance, method_name)
     try:
@@ -161,9 +171,7 @@ def call_once(
     args = call["args"]
     names = [p.name for p in params]
     if kinds is not None:
-        positions = list(kinds.values())
-        by_name = all(key in kinds for key in args)
-        chosen = [kinds[key] if by_name else positions[i] if i < len(positions) else "" for i, key in enumerate(args)]
+        chosen = [kinds[i] if i < len(kinds) else "" for i in range(len(args))]
     else:
         chosen = [annotation_kind(hints.get(key, "")) for key in args]
     converted = {key: convert_arg(value, kind, ns) for (key, value), kind in zip(args.items(), chosen)}
@@ -177,8 +185,9 @@ def call_once(
     returns = hints.get("return", "")
     if result is None and returns in (None, type(None), "None") and first is not None:
         result = first  # "do not return anything, modify in place": the judge looks at the first argument
+    kind_of_result = return_kind if return_kind is not None else annotation_kind(returns)
     # An empty list or tree is None in Python and [] in LeetCode notation.
-    actual = [] if result is None and annotation_kind(returns) in ("list", "tree") else to_plain(result, ns)
+    actual = [] if result is None and kind_of_result in ("list", "tree") else to_plain(result, ns)
     return {"actual": actual}
 
 
@@ -194,9 +203,10 @@ def main(job: dict[str, Any]) -> None:
         return
     budget = float(job["per_test_s"])
     kinds = job.get("kinds")
+    return_kind = job.get("return_kind")
     for index, call in enumerate(job["calls"], start=int(job.get("start", 0))):
 
         def work(call: dict[str, Any] = call) -> dict[str, Any]:
-            return call_once(ns, method_name, call, kinds)
+            return call_once(ns, method_name, call, kinds, return_kind)
 
         harness.emit(harness.run_with_alarm(index, budget, work, code_path))

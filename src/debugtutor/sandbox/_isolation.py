@@ -31,7 +31,7 @@ from pathlib import Path
 
 from debugtutor.console import warn
 from debugtutor.errors import SandboxError
-from debugtutor.sandbox._models import Isolation
+from debugtutor.sandbox._records import Isolation
 
 SERVER_SCRIPT = Path(__file__).with_name("_server.py")
 SANDBOX_ROOT_INSIDE = "/tmp/sbx"  # where the server's host folder appears inside bubblewrap

@@ -4,7 +4,7 @@ The method is found by a regex over the class body, its parameter types are mapp
 (:class:`ValueType`), and every call's arguments become C++ literals of those types. Each result is written on the
 judge's channel (fd 3) as a JSON line with the call's index, so anything the solution prints itself goes to stdout
 untouched. The expected values are not in the program: ``_programs.py`` compares outside it. A type outside the
-supported set raises InputError (``run_leetcode`` turns it into a setup error of type ``SignatureError``).
+supported set raises InputError (a ``LeetCodeRequest`` turns it into a setup error of type ``SignatureError``).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """A pool of sandbox servers that runs many programs in parallel, locally or on a Ray cluster.
 
-``SandboxPool(workers=N)`` keeps up to N servers (started on demand, one job each at a time). Every public operation
-exists as a method (sync), an ``a``-prefixed coroutine, and as a request record for :meth:`SandboxPool.map`, which
-runs a batch in parallel: on local threads (``executor="local"``) or as Ray tasks (``executor="ray"``), where each
-Ray worker process keeps its own local pool.
+``SandboxPool(workers=N)`` keeps up to N servers (started on demand, one job each at a time). Every operation is a
+request record: :meth:`SandboxPool.run` runs one (``arun`` from a coroutine), :meth:`SandboxPool.map` a batch in
+parallel, on local threads (``executor="local"``) or as Ray tasks (``executor="ray"``), where each Ray worker process
+keeps its own local pool.
 """
 
 from __future__ import annotations
@@ -15,82 +15,35 @@ import os
 import queue
 import threading
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import Any, Literal, overload
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import TypeAdapter
 
 from debugtutor.errors import SandboxError, require
 from debugtutor.sandbox._isolation import isolation_level, new_uid_block
-from debugtutor.sandbox._models import ExecOutcome, Isolation, Language, LeetCodeCall, Limits, TestReport
 from debugtutor.sandbox._programs import (
     LOST_STEP,
-    CompareMode,
     judge_program_with,
     run_leetcode_with,
     run_program_with,
     run_python_tests_with,
+)
+from debugtutor.sandbox._records import (
+    ExecOutcome,
+    Isolation,
+    JudgeRequest,
+    LeetCodeRequest,
+    ProgramRequest,
+    PythonTestsRequest,
+    SandboxRequest,
+    SandboxResult,
+    TestReport,
 )
 from debugtutor.sandbox._server_process import ServerProcess
 
 Executor = Literal["local", "ray"]
 
 
-class ProgramRequest(BaseModel):
-    """A whole program to run (see :func:`debugtutor.sandbox.run_program`)."""
-
-    kind: Literal["program"] = "program"
-    source: str
-    lang: Language = "python"
-    stdin: str = ""
-    files: dict[str, str] | None = None
-    limits: Limits = Field(default_factory=Limits)
-
-
-class JudgeRequest(BaseModel):
-    """A whole program judged on its stdout (see :func:`debugtutor.sandbox.judge_program`)."""
-
-    kind: Literal["judge"] = "judge"
-    source: str
-    lang: Language = "python"
-    stdin: str = ""
-    expected_stdout: str
-    float_tol: float | None = None
-    limits: Limits = Field(default_factory=Limits)
-    reference_s: float | None = None
-
-
-class PythonTestsRequest(BaseModel):
-    """Python code against assert-style tests (see :func:`debugtutor.sandbox.run_python_tests`)."""
-
-    kind: Literal["python_tests"] = "python_tests"
-    code: str
-    tests: list[str]
-    limits: Limits = Field(default_factory=Limits)
-    per_test_timeout_s: float | None = None
-    setup: str = ""
-    reference_s: float | None = None
-
-
-class LeetCodeRequest(BaseModel):
-    """A ``class Solution`` method called with LeetCode arguments (see :func:`debugtutor.sandbox.run_leetcode`)."""
-
-    kind: Literal["leetcode"] = "leetcode"
-    code: str
-    calls: list[LeetCodeCall]
-    lang: Language = "python"
-    method: str | None = None
-    limits: Limits = Field(default_factory=Limits)
-    compare: CompareMode = "exact"
-    per_test_timeout_s: float | None = None
-    reference_s: float | None = None
-    reference_code: str | None = None
-    """A reference solution whose signature (type hints) decides how arguments are built (Python)."""
-
-
-SandboxRequest = Annotated[
-    ProgramRequest | JudgeRequest | PythonTestsRequest | LeetCodeRequest, Field(discriminator="kind")
-]
-SandboxResult = ExecOutcome | TestReport
 _REQUEST_ADAPTER: TypeAdapter[SandboxRequest] = TypeAdapter(SandboxRequest)
 
 
@@ -205,35 +158,38 @@ class SandboxPool:
 
     # ---- operations ---------------------------------------------------------------------------------------------
 
-    def execute(self, request: SandboxRequest) -> SandboxResult:
-        """Run one request (locally, or as one Ray task with ``executor="ray"``)."""
+    @overload
+    def run(self, request: ProgramRequest | JudgeRequest) -> ExecOutcome: ...
+    @overload
+    def run(self, request: PythonTestsRequest | LeetCodeRequest) -> TestReport: ...
+    @overload
+    def run(self, request: SandboxRequest) -> SandboxResult: ...
+    def run(self, request: SandboxRequest) -> SandboxResult:
+        """Run one request (locally, or as one Ray task with ``executor="ray"``): an :class:`ExecOutcome` for a
+        program, a :class:`TestReport` for tests and calls."""
         if self.executor == "ray":
             return self.map([request])[0]
         return self._execute_local(request)
 
+    @overload
+    async def arun(self, request: ProgramRequest | JudgeRequest) -> ExecOutcome: ...
+    @overload
+    async def arun(self, request: PythonTestsRequest | LeetCodeRequest) -> TestReport: ...
+    @overload
+    async def arun(self, request: SandboxRequest) -> SandboxResult: ...
+    async def arun(self, request: SandboxRequest) -> SandboxResult:
+        """:meth:`run` from a coroutine (on a worker thread; the pool bounds the parallelism)."""
+        return await asyncio.to_thread(self.run, request)
+
     def _execute_local(self, request: SandboxRequest) -> SandboxResult:
         runner, isolation = self.run_job, self.isolation
         if isinstance(request, ProgramRequest):
-            return run_program_with(
-                runner, isolation, request.source, lang=request.lang, stdin=request.stdin, files=request.files,
-                limits=request.limits,
-            )  # fmt: skip
+            return run_program_with(runner, isolation, request)
         if isinstance(request, JudgeRequest):
-            return judge_program_with(
-                runner, isolation, request.source, lang=request.lang, stdin=request.stdin,
-                expected_stdout=request.expected_stdout, float_tol=request.float_tol, limits=request.limits,
-                reference_s=request.reference_s,
-            )  # fmt: skip
+            return judge_program_with(runner, isolation, request)
         if isinstance(request, PythonTestsRequest):
-            return run_python_tests_with(
-                runner, isolation, request.code, request.tests, limits=request.limits,
-                per_test_timeout_s=request.per_test_timeout_s, setup=request.setup, reference_s=request.reference_s,
-            )  # fmt: skip
-        return run_leetcode_with(
-            runner, isolation, request.code, request.calls, lang=request.lang, method=request.method,
-            limits=request.limits, compare=request.compare, per_test_timeout_s=request.per_test_timeout_s,
-            reference_s=request.reference_s, reference_code=request.reference_code,
-        )  # fmt: skip
+            return run_python_tests_with(runner, isolation, request)
+        return run_leetcode_with(runner, isolation, request)
 
     def map(self, requests: Sequence[SandboxRequest]) -> list[SandboxResult]:
         """Run a batch in parallel, results in request order."""
@@ -273,69 +229,8 @@ class SandboxPool:
         return done
 
     async def amap(self, requests: Sequence[SandboxRequest]) -> list[SandboxResult]:
+        """:meth:`map` from a coroutine."""
         return await asyncio.to_thread(self.map, requests)
-
-    def run_program(
-        self, source: str, *, lang: Language = "python", stdin: str = "", files: dict[str, str] | None = None,
-        limits: Limits | None = None,
-    ) -> ExecOutcome:  # fmt: skip
-        request = ProgramRequest(source=source, lang=lang, stdin=stdin, files=files, limits=limits or Limits())
-        return _as_outcome(self.execute(request))
-
-    def judge_program(
-        self, source: str, *, lang: Language = "python", stdin: str = "", expected_stdout: str,
-        float_tol: float | None = None, limits: Limits | None = None, reference_s: float | None = None,
-    ) -> ExecOutcome:  # fmt: skip
-        request = JudgeRequest(
-            source=source, lang=lang, stdin=stdin, expected_stdout=expected_stdout, float_tol=float_tol,
-            limits=limits or Limits(), reference_s=reference_s,
-        )  # fmt: skip
-        return _as_outcome(self.execute(request))
-
-    def run_python_tests(
-        self, code: str, tests: list[str], *, limits: Limits | None = None, per_test_timeout_s: float | None = None,
-        setup: str = "", reference_s: float | None = None,
-    ) -> TestReport:  # fmt: skip
-        request = PythonTestsRequest(
-            code=code, tests=list(tests), limits=limits or Limits(), per_test_timeout_s=per_test_timeout_s,
-            setup=setup, reference_s=reference_s,
-        )  # fmt: skip
-        return _as_report(self.execute(request))
-
-    def run_leetcode(
-        self, code: str, calls: list[LeetCodeCall], *, lang: Language = "python", method: str | None = None,
-        limits: Limits | None = None, compare: CompareMode = "exact", per_test_timeout_s: float | None = None,
-        reference_s: float | None = None, reference_code: str | None = None,
-    ) -> TestReport:  # fmt: skip
-        request = LeetCodeRequest(
-            code=code, calls=list(calls), lang=lang, method=method, limits=limits or Limits(), compare=compare,
-            per_test_timeout_s=per_test_timeout_s, reference_s=reference_s, reference_code=reference_code,
-        )  # fmt: skip
-        return _as_report(self.execute(request))
-
-    async def arun_program(self, source: str, **kwargs: Any) -> ExecOutcome:
-        return await asyncio.to_thread(lambda: self.run_program(source, **kwargs))
-
-    async def ajudge_program(self, source: str, **kwargs: Any) -> ExecOutcome:
-        return await asyncio.to_thread(lambda: self.judge_program(source, **kwargs))
-
-    async def arun_python_tests(self, code: str, tests: list[str], **kwargs: Any) -> TestReport:
-        return await asyncio.to_thread(lambda: self.run_python_tests(code, tests, **kwargs))
-
-    async def arun_leetcode(self, code: str, calls: list[LeetCodeCall], **kwargs: Any) -> TestReport:
-        return await asyncio.to_thread(lambda: self.run_leetcode(code, calls, **kwargs))
-
-
-def _as_outcome(result: SandboxResult) -> ExecOutcome:
-    if not isinstance(result, ExecOutcome):
-        raise SandboxError(f"expected an ExecOutcome, got {type(result).__name__}")
-    return result
-
-
-def _as_report(result: SandboxResult) -> TestReport:
-    if not isinstance(result, TestReport):
-        raise SandboxError(f"expected a TestReport, got {type(result).__name__}")
-    return result
 
 
 # ---- the default pools and Ray --------------------------------------------------------------------------------------

@@ -17,25 +17,29 @@ import re
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from debugtutor.errors import InputError
 from debugtutor.sandbox import _leetcode_cpp, _leetcode_java, _test_plans, _value_codec
-from debugtutor.sandbox._models import (
+from debugtutor.sandbox._records import (
+    CompareMode,
     ExceptionInfo,
     ExecOutcome,
     Isolation,
+    JudgeRequest,
     Language,
     LeetCodeCall,
+    LeetCodeRequest,
     Limits,
+    ProgramRequest,
+    PythonTestsRequest,
+    RunBudget,
     Status,
     TestOutcome,
     TestReport,
-    time_limit_from_reference,
 )
 
 JobRunner = Callable[[dict[str, Any], float], dict[str, Any]]
-CompareMode = Literal["exact", "unordered", "float"]
 
 COMPILE_WALL_S = 60.0
 COMPILE_MEMORY_MB = 4096
@@ -45,10 +49,10 @@ JAVA_FLAGS = ["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
 JVM_RESERVATIONS = ["-XX:ReservedCodeCacheSize=64m", "-XX:CompressedClassSpaceSize=64m", "-XX:MaxMetaspaceSize=256m"]
 
 
-def _step_limits(limits: Limits) -> dict[str, Any]:
+def _step_limits(limits: Limits, budget: RunBudget) -> dict[str, Any]:
     return {
-        "wall_s": limits.wall_s,
-        "cpu_s": limits.effective_cpu_s,
+        "wall_s": budget.wall_s,
+        "cpu_s": budget.cpu_s,
         "memory_mb": limits.memory_mb,
         "max_processes": limits.max_processes,
         "output_bytes": limits.output_bytes,
@@ -78,17 +82,18 @@ def java_class_name(source: str) -> str:
 
 
 def build_program_job(
-    source: str, lang: Language, stdin: str, files: dict[str, str] | None, limits: Limits
+    source: str, lang: Language, stdin: str, files: dict[str, str] | None, limits: Limits, budget: RunBudget
 ) -> tuple[dict[str, Any], float]:
-    """The server job for one whole program, and the wall-clock budget it may take in all."""
+    """The server job for one whole program whose run step has ``budget``, and the wall-clock time it may take in all
+    (compilation included)."""
     job_files = dict(files or {})
-    run = {**_step_limits(limits), "stdin": stdin}
+    run = {**_step_limits(limits, budget), "stdin": stdin}
     if lang == "python":
         if "main.py" in job_files:
             raise InputError("'main.py' is reserved for the program itself", field="files")
         job_files["main.py"] = source
         steps = [{**run, "kind": "python", "source": source, "filename": "main.py"}]
-        return {"files": job_files, "steps": steps}, limits.wall_s
+        return {"files": job_files, "steps": steps}, budget.wall_s
     if lang == "cpp":
         job_files["main.cpp"] = source
         compile_step = {
@@ -97,7 +102,7 @@ def build_program_job(
             "argv": ["g++", "-O2", "-std=c++17", "-o", "main", "main.cpp"],
         }
         steps = [compile_step, {**run, "kind": "exec", "argv": ["./main"]}]
-        return {"files": job_files, "steps": steps}, COMPILE_WALL_S + limits.wall_s
+        return {"files": job_files, "steps": steps}, COMPILE_WALL_S + budget.wall_s
     if lang == "java":
         name = java_class_name(source)
         job_files[f"{name}.java"] = source
@@ -106,7 +111,7 @@ def build_program_job(
         java = ["java", f"-Xmx{limits.memory_mb}m", "-Xss16m", *JAVA_FLAGS, *JVM_RESERVATIONS, "-cp", ".", name]
         run.update(memory_mb=limits.memory_mb + JVM_OVERHEAD_MB, max_processes=limits.max_processes + JVM_THREADS)
         steps = [compile_step, {**run, "kind": "exec", "argv": java}]
-        return {"files": job_files, "steps": steps}, COMPILE_WALL_S + limits.wall_s
+        return {"files": job_files, "steps": steps}, COMPILE_WALL_S + budget.wall_s
     raise InputError(f"unknown language {lang!r} (python, cpp or java)", field="lang")
 
 
@@ -141,7 +146,7 @@ def run_status(step: dict[str, Any], cpu_limit_s: float, exception: ExceptionInf
     return Status.error
 
 
-def outcome_from_reply(reply: dict[str, Any], limits: Limits, isolation: Isolation) -> ExecOutcome:
+def outcome_from_reply(reply: dict[str, Any], budget: RunBudget, isolation: Isolation) -> ExecOutcome:
     """The ExecOutcome of a program job (python: one step; cpp/java: compile, run)."""
     steps = reply["steps"]
     compile_output = None
@@ -171,7 +176,7 @@ def outcome_from_reply(reply: dict[str, Any], limits: Limits, isolation: Isolati
         )  # fmt: skip
     exception = _exception_from_control(run.get("control", ""))
     return ExecOutcome(
-        status=run_status(run, limits.effective_cpu_s, exception),
+        status=run_status(run, budget.cpu_s, exception),
         returncode=run["returncode"],
         stdout=run["stdout"],
         stderr=run["stderr"],
@@ -185,19 +190,10 @@ def outcome_from_reply(reply: dict[str, Any], limits: Limits, isolation: Isolati
     )
 
 
-def run_program_with(
-    runner: JobRunner,
-    isolation: Isolation,
-    source: str,
-    *,
-    lang: Language = "python",
-    stdin: str = "",
-    files: dict[str, str] | None = None,
-    limits: Limits | None = None,
-) -> ExecOutcome:
-    limits = limits or Limits()
-    job, budget = build_program_job(source, lang, stdin, files, limits)
-    return outcome_from_reply(runner(job, budget), limits, isolation)
+def run_program_with(runner: JobRunner, isolation: Isolation, request: ProgramRequest) -> ExecOutcome:
+    budget = request.limits.program_budget()
+    job, total = build_program_job(request.source, request.lang, request.stdin, request.files, request.limits, budget)
+    return outcome_from_reply(runner(job, total), budget, isolation)
 
 
 def outputs_match(actual: str, expected: str, float_tol: float | None = None) -> bool:
@@ -226,42 +222,28 @@ def _normalized_lines(text: str) -> list[str]:
     return lines
 
 
-def judge_program_with(
-    runner: JobRunner,
-    isolation: Isolation,
-    source: str,
-    *,
-    lang: Language = "python",
-    stdin: str = "",
-    expected_stdout: str,
-    float_tol: float | None = None,
-    limits: Limits | None = None,
-    reference_s: float | None = None,
-) -> ExecOutcome:
-    limits = limits or Limits()
-    if reference_s is not None:
-        limits = limits.model_copy(update={"wall_s": time_limit_from_reference(reference_s), "cpu_s": None})
-    outcome = run_program_with(runner, isolation, source, lang=lang, stdin=stdin, limits=limits)
-    if outcome.status is Status.passed and not outputs_match(outcome.stdout, expected_stdout, float_tol):
+def judge_program_with(runner: JobRunner, isolation: Isolation, request: JudgeRequest) -> ExecOutcome:
+    program = ProgramRequest(source=request.source, lang=request.lang, stdin=request.stdin, limits=request.limits)
+    outcome = run_program_with(runner, isolation, program)
+    if outcome.status is Status.passed and not outputs_match(
+        outcome.stdout, request.expected_stdout, request.float_tol
+    ):
         outcome = outcome.model_copy(update={"status": Status.failed})
     return outcome
 
 
 def _harness_job(
-    harness: str, payload: dict[str, Any], first: int, count: int, per_test_s: float, limits: Limits
+    harness: str, payload: dict[str, Any], first: int, count: int, limits: Limits
 ) -> tuple[dict[str, Any], float]:
     """A job that runs one of our harnesses (``tests``, ``leetcode`` or ``judge``, preloaded by the server).
 
     The payload travels inside the step: the forked child already holds it, with no file to write and parse. The
-    step owes ``count`` results from index ``first``, each due within ``per_test_s`` of the previous one.
+    step owes ``count`` results from index ``first``, each due within the test budget of the previous one.
     """
-    # Loading the code gets limits.wall_s; each test gets its own budget on top (plus reporting slack).
-    total = limits.wall_s + count * (per_test_s + 0.25)
-    results = {"first": first, "count": count, "per_test_s": per_test_s, "load_s": limits.wall_s}
+    budget = limits.suite_budget(count)
+    results = {"first": first, "count": count, "per_test_s": limits.test_s, "load_s": limits.wall_s}
     step = {
-        **_step_limits(limits),
-        "wall_s": total,
-        "cpu_s": total,
+        **_step_limits(limits, budget),
         "kind": "python",
         "harness": harness,
         "payload": payload,
@@ -269,7 +251,7 @@ def _harness_job(
         "stdin": "",
         "results": results,
     }
-    return {"files": {}, "steps": [step]}, total
+    return {"files": {}, "steps": [step]}, budget.wall_s
 
 
 @dataclass
@@ -332,7 +314,6 @@ def _collect(
     payload: dict[str, Any],
     items_key: str,
     items: list[Any],
-    per_test_s: float,
     limits: Limits,
     replay: Callable[[int], list[str]] | None = None,
 ) -> _Collected:
@@ -343,7 +324,7 @@ def _collect(
         part = {**payload, items_key: items[start:], "start": start}
         if replay is not None:
             part["replay"] = replay(start)
-        job, budget = _harness_job(harness, part, start, len(items) - start, per_test_s, limits)
+        job, budget = _harness_job(harness, part, start, len(items) - start, limits)
         run = runner(job, budget)["steps"][0]
         collected.wall_s += float(run["wall_s"])
         collected.stdout, collected.stderr = run["stdout"], run["stderr"]
@@ -472,22 +453,9 @@ def _seconds(record: dict[str, Any]) -> float:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
 
-def run_python_tests_with(
-    runner: JobRunner,
-    isolation: Isolation,
-    code: str,
-    tests: list[str],
-    *,
-    limits: Limits | None = None,
-    per_test_timeout_s: float | None = None,
-    setup: str = "",
-    reference_s: float | None = None,
-) -> TestReport:
-    limits = limits or Limits()
-    per_test = per_test_timeout_s or limits.wall_s
-    if reference_s is not None:
-        per_test = time_limit_from_reference(reference_s)
-    tests = list(tests)
+def run_python_tests_with(runner: JobRunner, isolation: Isolation, request: PythonTestsRequest) -> TestReport:
+    code, tests, setup, limits = request.code, list(request.tests), request.setup, request.limits
+    per_test = limits.test_s
     binds = _test_plans.bindings(code, setup, tuple(t for t in tests if not _is_assert(t)))
     plans = [_test_plans.plan_test(test, binds) for test in tests]
     payload = {"code": code, "setup": setup, "per_test_s": per_test}
@@ -496,7 +464,7 @@ def run_python_tests_with(
     def replay(start: int) -> list[str]:
         return [plan.source for plan in plans[:start] if plan.kind == "statement"]
 
-    collected = _collect(runner, "tests", payload, "tests", items, per_test, limits, replay)
+    collected = _collect(runner, "tests", payload, "tests", items, limits, replay)
     if collected.setup_error is not None:
         failed = [TestOutcome(index=i, source=test, status=Status.error) for i, test in enumerate(tests)]
         return _report(failed, collected, isolation)
@@ -510,7 +478,7 @@ def run_python_tests_with(
         outcomes.append(outcome)
     judge_wall = 0.0
     if to_judge:
-        judged, judge_wall = _judge(runner, [(plans[i], record) for i, record in to_judge], binds, per_test, limits)
+        judged, judge_wall = _judge(runner, [(plans[i], record) for i, record in to_judge], binds, limits)
         for (index, _), judged_outcome in zip(to_judge, judged):
             outcomes[index] = judged_outcome.model_copy(update={"index": index, "source": plans[index].source})
     final = [outcome for outcome in outcomes if outcome is not None]
@@ -572,7 +540,6 @@ def _judge(
     runner: JobRunner,
     pending: list[tuple[_test_plans.TestPlan, dict[str, Any]]],
     binds: _test_plans.Bindings,
-    per_test: float,
     limits: Limits,
 ) -> tuple[list[TestOutcome], float]:
     """Judge assertions in a separate sandboxed process that never ran the program (see ``_test_plans.py``)."""
@@ -580,8 +547,8 @@ def _judge(
         {**plan.judge_payload(), "index": position, "probes": record["probes"]}
         for position, (plan, record) in enumerate(pending)
     ]
-    payload = {"imports": list(binds.imports), "per_test_s": per_test}
-    collected = _collect(runner, "judge", payload, "items", items, per_test, limits)
+    payload = {"imports": list(binds.imports), "per_test_s": limits.test_s}
+    collected = _collect(runner, "judge", payload, "items", items, limits)
     outcomes = []
     for position, (plan, record) in enumerate(pending):
         verdict = collected.records.get(position, {"status": "error"})
@@ -606,37 +573,24 @@ def _text_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def run_leetcode_with(
-    runner: JobRunner,
-    isolation: Isolation,
-    code: str,
-    calls: list[LeetCodeCall],
-    *,
-    lang: Language = "python",
-    method: str | None = None,
-    limits: Limits | None = None,
-    compare: CompareMode = "exact",
-    per_test_timeout_s: float | None = None,
-    reference_s: float | None = None,
-    reference_code: str | None = None,
-) -> TestReport:
-    limits = limits or Limits()
-    per_test = per_test_timeout_s or limits.wall_s
-    if reference_s is not None:
-        per_test = time_limit_from_reference(reference_s)
+def run_leetcode_with(runner: JobRunner, isolation: Isolation, request: LeetCodeRequest) -> TestReport:
+    code, calls, lang, method, compare, limits = (
+        request.code, list(request.calls), request.lang, request.method, request.compare, request.limits,
+    )  # fmt: skip
+    parameter_types, return_type = request.parameter_types, request.return_type
     if lang in ("cpp", "java"):
-        return _run_compiled_leetcode(runner, isolation, code, calls, lang, method, limits, compare, per_test)
+        return _run_compiled_leetcode(runner, isolation, code, calls, lang, method, limits, compare)
     if lang != "python":
         raise InputError(f"unknown language {lang!r} (python, cpp or java)", field="lang")
-    payload: dict[str, Any] = {"code": code, "method": method, "per_test_s": per_test}
-    if reference_code is not None:
-        kinds = _python_argument_kinds(reference_code, method)
-        if kinds is not None:
-            payload["kinds"] = kinds
+    payload: dict[str, Any] = {"code": code, "method": method, "per_test_s": limits.test_s}
+    if parameter_types is not None:
+        payload["kinds"] = [_node_kind(text) for text in parameter_types]
+    if return_type is not None:
+        payload["return_kind"] = _node_kind(return_type)
     # The calls' arguments only: expected values stay here, where the results are compared.
     items = [{"args": call.args} for call in calls]
     sources = [_describe_call(method or _only_public_method(code), call) for call in calls]
-    collected = _collect(runner, "leetcode", payload, "calls", items, per_test, limits)
+    collected = _collect(runner, "leetcode", payload, "calls", items, limits)
     if collected.setup_error is not None:
         outcomes = [TestOutcome(index=i, source=s, status=Status.error) for i, s in enumerate(sources)]
         return _report(outcomes, collected, isolation)
@@ -687,31 +641,6 @@ def _only_public_method(code: str) -> str | None:
     return None
 
 
-def _python_argument_kinds(reference_code: str, method: str | None) -> dict[str, str] | None:
-    """Argument name -> node kind ('list', 'tree', 'lists', 'trees' or '') from the reference solution's hints."""
-    import ast
-
-    try:
-        tree = ast.parse(reference_code)
-    except (SyntaxError, ValueError):
-        return None
-    for cls in tree.body:
-        if not (isinstance(cls, ast.ClassDef) and cls.name == "Solution"):
-            continue
-        methods = [node for node in cls.body if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")]
-        chosen = (
-            next((m for m in methods if m.name == method), None)
-            if method
-            else (methods[0] if len(methods) == 1 else None)
-        )
-        if chosen is None:
-            return None
-        return {
-            arg.arg: _node_kind(ast.unparse(arg.annotation) if arg.annotation else "") for arg in chosen.args.args[1:]
-        }
-    return None
-
-
 def _node_kind(annotation: str) -> str:
     text = annotation.replace(" ", "").replace("typing.", "")
     node = "tree" if "TreeNode" in text else "list" if "ListNode" in text else ""
@@ -734,11 +663,10 @@ def _run_compiled_leetcode(
     method: str | None,
     limits: Limits,
     compare: CompareMode,
-    per_test: float,
 ) -> TestReport:
     """C++/Java calls: one generated program (compiled once) runs every call and reports each result on fd 3.
 
-    Each call's result must arrive within ``per_test`` of the previous one (the server's clock); when the program
+    Each call's result must arrive within the test budget of the previous one (the server's clock); when the program
     dies or overruns, the call it was in gets the run's status and the calls after it are errors (they never ran).
     A method the calls cannot be made on (its signature does not fit) is a setup error, not an exception.
     """
@@ -752,13 +680,13 @@ def _run_compiled_leetcode(
         tests = [TestOutcome(index=i, source=s, status=Status.error) for i, s in enumerate(sources)]
         return TestReport(status=Status.error, tests=tests, setup_error=info, isolation=isolation, wall_s=0.0)
     # the whole program gets every call's budget plus start-up (the JVM's included)
-    run_limits = limits.model_copy(update={"wall_s": limits.wall_s + len(calls) * (per_test + 0.25), "cpu_s": None})
-    job, budget = build_program_job(source, lang, "", None, run_limits)
+    budget = limits.suite_budget(len(calls))
+    job, total = build_program_job(source, lang, "", None, limits, budget)
     run_step = job["steps"][-1]
     run_step["control"] = True
-    run_step["results"] = {"first": 0, "count": len(calls), "per_test_s": per_test, "load_s": limits.wall_s}
-    reply = runner(job, budget)
-    outcome = outcome_from_reply(reply, run_limits, isolation)
+    run_step["results"] = {"first": 0, "count": len(calls), "per_test_s": limits.test_s, "load_s": limits.wall_s}
+    reply = runner(job, total)
+    outcome = outcome_from_reply(reply, budget, isolation)
     if outcome.status is Status.compile_error:
         message = outcome.compile_output or "compile error"
         tests = [TestOutcome(index=i, source=s, status=Status.compile_error) for i, s in enumerate(sources)]

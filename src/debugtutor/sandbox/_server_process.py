@@ -14,7 +14,7 @@ from typing import Any
 
 from debugtutor.errors import SandboxError
 from debugtutor.sandbox._isolation import ServerAccount, prepare_host_dir, server_account, server_command
-from debugtutor.sandbox._models import Isolation
+from debugtutor.sandbox._records import Isolation
 
 START_TIMEOUT_S = 30.0
 REPLY_GRACE_S = 15.0  # on top of the job's own limits: the server enforces those, this only catches a hung server

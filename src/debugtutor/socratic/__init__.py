@@ -1,6 +1,6 @@
 """The Socratic debugging arena: the Socratic Debugging Benchmark's files, tutoring and evaluation.
 
-- Files and data: :mod:`~debugtutor.socratic.sections`, :mod:`~debugtutor.socratic.dialogue`,
+- Files and data: :mod:`~debugtutor.formats.socratic_sections`, :mod:`~debugtutor.socratic.dialogue`,
   :mod:`~debugtutor.socratic.dataset` (loading, both ways of counting, evaluation examples).
 - Instructors: :func:`get_instructor` by name (``offline``, ``zero-shot``, ``single``, ``cot``, ``cot-as-coded``,
   ``grounded``, ``grounded-cot``), with prompts in :mod:`~debugtutor.socratic.prompts`.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from debugtutor.socratic.sections import (
+from debugtutor.formats.socratic_sections import (
     SocraticSections,
     parse_sections,
     read_sections,
@@ -40,15 +40,15 @@ _LAZY: dict[str, str] = {
     "LeakVerdict": "leak",
     "read_labelled_set": "leak_labels",
     "parse_utterance_list": "utterances",
-    "OfflineInstructor": "offline",
-    "TutoringState": "offline",
+    "AnalysisQuestioner": "questioner",
+    "TutoringState": "questioner",
     "GroundingFacts": "prompts",
     "build_messages": "prompts",
     "INSTRUCTOR_NAMES": "instructors",
     "Instructor": "instructors",
     "InstructorPrediction": "instructors",
     "ModelInstructor": "instructors",
-    "OfflineSocraticInstructor": "instructors",
+    "OfflineInstructor": "instructors",
     "get_instructor": "instructors",
     "preview_prompts": "instructors",
     "grounding_facts": "instructors",

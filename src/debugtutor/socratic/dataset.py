@@ -21,37 +21,12 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from debugtutor.console import log, warn
+from debugtutor.console import warn
 from debugtutor.errors import InputError
+from debugtutor.formats.socratic_sections import recover_numbered_code, resolve_split, strip_line_numbers
 from debugtutor.socratic.dialogue import FILE_NAME, SocraticDialogue, format_dialogue_file, read_dialogue_file
-from debugtutor.socratic.sections import recover_numbered_code, strip_line_numbers
 
 _MARKERS = ("User:", "Assistant:", "<alt>", "<code>", "</code>")
-
-
-# Where a copy of the benchmark keeps its splits, in the order a bare dataset root is resolved: the paper's version
-# (v2) and the data its automatic evaluation used, else the released dataset.
-_SPLITS_OF_A_ROOT = (
-    "v2_sigcse/evaluation_dataset",
-    "v2_sigcse/final_dataset",
-    "socratic_debugging_benchmark/v2_sigcse/evaluation_dataset",
-    "socratic_debugging_benchmark/v2_sigcse/final_dataset",
-)
-
-
-def resolve_split(folder: str | Path) -> Path:
-    """The folder of benchmark files ``folder`` names: itself when it holds ``.txt`` files, else, for the root of a
-    copy of the benchmark, the split the paper evaluated on (``v2_sigcse/evaluation_dataset``, else its
-    ``final_dataset``), said on stderr."""
-    root = Path(folder)
-    if not root.is_dir() or any(root.glob("*.txt")):
-        return root
-    for split in _SPLITS_OF_A_ROOT:
-        candidate = root / split
-        if candidate.is_dir() and any(candidate.glob("*.txt")):
-            log(f"{root} is a copy of the benchmark: using its split {split}")
-            return candidate
-    return root
 
 
 def load_dialogues(folder: str | Path, *, lenient: bool = False) -> list[SocraticDialogue]:

@@ -1,12 +1,12 @@
 """Typed records of a Socratic Debugging Benchmark file, and its parser and writer.
 
-A file is seven tagged sections (read by :mod:`debugtutor.socratic.sections`) ending with a line-oriented dialogue:
-``User:`` (the student) and ``Assistant:`` (the instructor) lines, each followed by ``<alt>`` lines (alternative
-utterances of the same speaker, with any indentation) and optionally a ``<code>`` block holding the student's whole
-program, line-numbered. The parser is robust to every quirk the benchmark has: ``Instructor:`` as a speaker, two
-consecutive lines of one speaker, code blocks placed after an instructor line or an instructor alternative, blank
-lines, a byte-order mark, spaces after ``<alt>``. :func:`format_dialogue_file` writes a record back out so that
-parsing the output gives the same record.
+A file is seven tagged sections (read by :mod:`debugtutor.formats.socratic_sections`) ending with a line-oriented
+dialogue: ``User:`` (the student) and ``Assistant:`` (the instructor) lines, each followed by ``<alt>`` lines
+(alternative utterances of the same speaker, with any indentation) and optionally a ``<code>`` block holding the
+student's whole program, line-numbered. The parser is robust to every quirk the benchmark has: ``Instructor:`` as a
+speaker, two consecutive lines of one speaker, code blocks placed after an instructor line or an instructor
+alternative, blank lines, a byte-order mark, spaces after ``<alt>``. :func:`format_dialogue_file` writes a record
+back out so that parsing the output gives the same record.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 from debugtutor.errors import InputError
-from debugtutor.socratic.sections import (
+from debugtutor.formats.socratic_sections import (
     SocraticSections,
     parse_sections,
     recover_numbered_code,

@@ -20,7 +20,6 @@ JSONL file, or a run's ``samples.jsonl``) the same way.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
@@ -28,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from debugtutor.data.checksum import dataset_checksum
-from debugtutor.errors import InputError, read_text
+from debugtutor.errors import InputError
+from debugtutor.formats.jsonl import read_jsonl
 from debugtutor.metrics import PairScorer, bootstrap_mean, get_pair_scorer, match_examples
 from debugtutor.runs import EvalItem, EvalTask, PublishedMetric, SampleRecord, SolverOutput
 from debugtutor.socratic.dataset import EvaluationExample, build_examples, load_dialogues
@@ -430,15 +430,7 @@ def read_predictions(path: Path, known_ids: set[str]) -> dict[str, list[str]]:
     the file and line.
     """
     predictions: dict[str, list[str]] = {}
-    for number, line in enumerate(read_text(path).split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not a JSON object: {exc.msg}", path=str(path), line=number) from exc
-        if not isinstance(record, dict):
-            raise InputError("expected a JSON object", path=str(path), line=number)
+    for number, record in read_jsonl(path):
         run_record = "input_hash" in record and "predictions" not in record
         example_id = record.get("id")
         if run_record:

@@ -7,7 +7,7 @@ utterances. They are the solvers the runner calls, and the live tutor uses them 
 - ``cot-as-coded``: the introspection of the dialogue's first turn is reused for all its later turns, as the
   benchmark's code does.
 - ``grounded`` / ``grounded-cot``: zero-shot / CoT with facts from the analysis engine in the prompt.
-- ``offline``: no model; the program-analysis instructor of :mod:`debugtutor.socratic.offline`.
+- ``offline``: no model; the program-analysis instructor of :mod:`debugtutor.socratic.questioner`.
 
 Use :func:`get_instructor` to build one by name. Model-backed instructors take a prompt ``style``: ``ours`` or
 ``paper`` (the benchmark code's own layout, :mod:`debugtutor.socratic.prompts`). :func:`preview_prompts` returns
@@ -20,14 +20,14 @@ import asyncio
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from debugtutor.analysis.engine import AnalysisBudget, AnalysisReport, aanalyze
 from debugtutor.analysis.execution import split_unit_tests
 from debugtutor.errors import InputError
-from debugtutor.llm import ChatMessage, GenerationSettings, ModelBackend, ModelResponse, get_model
+from debugtutor.llm import ChatMessage, GenerationSettings, ModelBackend, ModelResponse
+from debugtutor.runs import Registry
 from debugtutor.socratic.dataset import EvaluationExample
-from debugtutor.socratic.offline import OfflineInstructor, TutoringState
 from debugtutor.socratic.prompts import (
     DETERMINISTIC_SETTINGS,
     PROMPT_STYLES,
@@ -35,20 +35,13 @@ from debugtutor.socratic.prompts import (
     PromptStyle,
     build_messages,
 )
+from debugtutor.socratic.questioner import AnalysisQuestioner, TutoringState
 from debugtutor.socratic.utterances import parse_utterance_list
 
 ModelMode = Literal["zero-shot", "single", "cot", "cot-as-coded"]
 ParseMode = Literal["robust", "original"]
+PARSE_MODES: tuple[ParseMode, ...] = ("robust", "original")
 
-INSTRUCTOR_NAMES: tuple[str, ...] = (
-    "offline",
-    "zero-shot",
-    "single",
-    "cot",
-    "cot-as-coded",
-    "grounded",
-    "grounded-cot",
-)
 _LIST_START = re.compile(r"^\s*(?:\(?1[.)]|[-*\u2022])\s", re.M)
 _TRACE_STEPS = 8
 _SUSPICIOUS_LINES = 3
@@ -89,13 +82,14 @@ def tutoring_state(example: EvaluationExample, *, with_bug_desc: bool = True) ->
     )
 
 
-class OfflineSocraticInstructor:
-    """The lead's :class:`OfflineInstructor` behind the :class:`Instructor` protocol (runs off the event loop)."""
+class OfflineInstructor:
+    """The ``offline`` instructor: the :class:`AnalysisQuestioner` behind the :class:`Instructor` protocol (runs off the
+    event loop)."""
 
     name = "offline"
 
     def __init__(self, *, max_utterances: int = 3, with_bug_desc: bool = True) -> None:
-        self.engine = OfflineInstructor(max_utterances=max_utterances)
+        self.engine = AnalysisQuestioner(max_utterances=max_utterances)
         self.with_bug_desc = with_bug_desc
 
     async def predict(self, example: EvaluationExample) -> InstructorPrediction:
@@ -146,7 +140,7 @@ def facts_from_report(report: AnalysisReport, code: str) -> GroundingFacts:
     )
 
 
-async def grounding_facts(code: str, unit_tests: str, *, per_test_timeout_s: float = 2.0) -> GroundingFacts:
+async def grounding_facts(code: str, unit_tests: str, *, per_test_s: float = 2.0) -> GroundingFacts:
     """Run the analysis engine on ``code`` and return :func:`facts_from_report` of it.
 
     The repair search is off: a found fix would only tempt the model to reveal it.
@@ -158,7 +152,7 @@ async def grounding_facts(code: str, unit_tests: str, *, per_test_timeout_s: flo
         code,
         split.tests,
         setup=split.setup,
-        budget=AnalysisBudget(repair_seconds=0, per_test_timeout_s=per_test_timeout_s, max_trace_events=200),
+        budget=AnalysisBudget(repair_seconds=0, per_test_s=per_test_s, max_trace_events=200),
     )
     return facts_from_report(report, code)
 
@@ -325,43 +319,67 @@ class ModelInstructor:
         )
 
 
-def _model_mode(name: str) -> tuple[ModelMode, bool]:
-    mode = {"grounded": "zero-shot", "grounded-cot": "cot"}.get(name, name)
-    return mode, name.startswith("grounded")  # type: ignore[return-value]
+INSTRUCTORS: Registry[Instructor] = Registry("instructor")
+"""Every instructor by name; :func:`get_instructor` builds one (options: ``model``, ``parse_mode``, ``style``,
+``max_utterances``). All but ``offline`` need a model back-end."""
 
 
-def get_instructor(
-    name: str,
-    model: ModelBackend | str | None = None,
-    *,
-    parse_mode: ParseMode = "robust",
-    max_utterances: int = 3,
-    style: PromptStyle = "ours",
-) -> Instructor:
-    """An instructor by registry name (:data:`INSTRUCTOR_NAMES`); all but ``offline`` need a model."""
-    if name not in INSTRUCTOR_NAMES:
-        raise InputError(f"unknown instructor {name!r}", field="instructor", hint=", ".join(INSTRUCTOR_NAMES))
-    if name == "offline":
-        return OfflineSocraticInstructor(max_utterances=max_utterances)
+def _needs(name: str, model: ModelBackend | None) -> ModelBackend:
     if model is None:
         raise InputError(
             f"the {name} instructor needs a model",
             field="model",
             hint="pass --model SPEC (e.g. openai:gpt-4o-mini or scripted:FILE.json), or use --instructor offline",
         )
-    backend = get_model(model) if isinstance(model, str) else model
-    mode, grounded = _model_mode(name)
-    return ModelInstructor(backend, mode=mode, grounded=grounded, parse_mode=parse_mode, style=style)
+    return model
+
+
+@INSTRUCTORS.register("offline", help="the analysis engine's questions, no model")
+def _offline(*, max_utterances: int = 3, **_: Any) -> Instructor:
+    return OfflineInstructor(max_utterances=max_utterances)
+
+
+def _register_model_instructor(name: str, mode: ModelMode, grounded: bool, help: str) -> None:
+    @INSTRUCTORS.register(name, help=help)
+    def build(
+        *, model: ModelBackend | None = None, parse_mode: ParseMode = "robust", style: PromptStyle = "ours", **_: Any
+    ) -> Instructor:
+        return ModelInstructor(_needs(name, model), mode=mode, grounded=grounded, parse_mode=parse_mode, style=style)
+
+
+# name -> (the prompt mode, whether the analysis engine's facts are in the prompt, one line of help)
+_MODEL_INSTRUCTORS: dict[str, tuple[ModelMode, bool, str]] = {
+    "zero-shot": ("zero-shot", False, "the dialogue so far, ask for the next turns"),
+    "single": ("single", False, "one best next turn"),
+    "cot": ("cot", False, "introspect every turn first, as the paper describes"),
+    "cot-as-coded": ("cot-as-coded", False, "reuse the first turn's introspection, as the original code does"),
+    "grounded": ("zero-shot", True, "zero-shot with the analysis engine's facts in the prompt"),
+    "grounded-cot": ("cot", True, "cot with the analysis engine's facts in the prompt"),
+}
+for _name, (_mode, _grounded, _help) in _MODEL_INSTRUCTORS.items():
+    _register_model_instructor(_name, _mode, _grounded, _help)
+INSTRUCTOR_NAMES: tuple[str, ...] = tuple(INSTRUCTORS)
+
+
+def get_instructor(
+    name: str,
+    model: ModelBackend | None = None,
+    *,
+    parse_mode: ParseMode = "robust",
+    max_utterances: int = 3,
+    style: PromptStyle = "ours",
+) -> Instructor:
+    """An instructor by registry name (:data:`INSTRUCTORS`); all but ``offline`` need a model."""
+    return INSTRUCTORS.create(name, model=model, parse_mode=parse_mode, max_utterances=max_utterances, style=style)
 
 
 async def preview_prompts(
     name: str, examples: list[EvaluationExample], *, style: PromptStyle = "ours"
 ) -> list[tuple[str, PlannedPrompt]]:
     """The prompts the named model-backed instructor would send for each example, with no model and no call."""
-    if name not in INSTRUCTOR_NAMES:
-        raise InputError(f"unknown instructor {name!r}", field="instructor", hint=", ".join(INSTRUCTOR_NAMES))
-    if name == "offline":
+    INSTRUCTORS.entry(name)  # (an unknown name is an InputError)
+    if name not in _MODEL_INSTRUCTORS:
         raise InputError("the offline instructor sends no prompt", field="instructor", hint="choose a model-backed one")
-    mode, grounded = _model_mode(name)
+    mode, grounded, _ = _MODEL_INSTRUCTORS[name]
     instructor = ModelInstructor(None, mode=mode, grounded=grounded, style=style)
     return [(example.id, prompt) for example in examples for prompt in await instructor.prompts(example)]

@@ -29,8 +29,8 @@ from debugtutor.socratic.dataset import EvaluationExample, TurnRecord
 from debugtutor.socratic.dialogue import DialogueTurn, SocraticDialogue
 from debugtutor.socratic.instructors import ModelInstructor, facts_from_report
 from debugtutor.socratic.leak import LeakGuard
-from debugtutor.socratic.offline import OfflineInstructor, TutoringState
 from debugtutor.socratic.prompts import DETERMINISTIC_SETTINGS, GroundingFacts, diagnosis_messages
+from debugtutor.socratic.questioner import AnalysisQuestioner, TutoringState
 
 EDIT_COMMAND = ":edit"
 QUIT_COMMANDS = (":quit", ":q", ":exit")
@@ -85,7 +85,7 @@ class TutorSession:
         if not split_unit_tests(self.unit_tests).tests:
             raise InputError("the tests have no assert statements", hint="one `assert ...` per line")
         self.original_code = self.code = self._read_code()
-        self._offline = OfflineInstructor(max_utterances=self.candidates_per_turn)
+        self._offline = AnalysisQuestioner(max_utterances=self.candidates_per_turn)
         self._model_instructor = (
             ModelInstructor(self.model, mode="single", grounded=True, facts=self._current_facts)
             if self.model is not None

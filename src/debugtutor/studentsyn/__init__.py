@@ -11,6 +11,7 @@ generative gallery with expert ratings and an automatic proxy score.
 
 from __future__ import annotations
 
+from debugtutor.studentsyn.behaviour_edits import BehaviourModel, rule_for, task_context
 from debugtutor.studentsyn.dataset import Behaviour, RandomCode, StudentAttempt, TaskFamily, load_benchmark, load_family
 from debugtutor.studentsyn.distances import token_edit_distance, tree_edit_distance
 from debugtutor.studentsyn.evaluation import (
@@ -24,6 +25,7 @@ from debugtutor.studentsyn.evaluation import (
     SignificanceResult,
     TechniqueAccuracy,
     answer,
+    build_eval_task,
     comparable_paper_numbers,
     evaluate_in_process,
     evaluate_on_instances,
@@ -36,7 +38,6 @@ from debugtutor.studentsyn.evaluation import (
 from debugtutor.studentsyn.generative import Rating, Scenario, proxy_score, score_ratings, write_gallery
 from debugtutor.studentsyn.instances import DEFAULT_SAMPLES, DiscriminativeInstance, build_instances, present
 from debugtutor.studentsyn.questions import FamilyBrief, Option, Question, TaskSheet, brief_of, choose, sheets_of
-from debugtutor.studentsyn.rules import BehaviourModel, rule_for, task_context
 from debugtutor.studentsyn.symss_original import SymSSOriginal
 from debugtutor.studentsyn.techniques import (
     DISPLAY_NAMES,
@@ -88,6 +89,7 @@ __all__ = [
     "TutorSSResult",
     "answer",
     "brief_of",
+    "build_eval_task",
     "build_instances",
     "choose",
     "comparable_paper_numbers",

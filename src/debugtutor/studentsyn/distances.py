@@ -16,6 +16,7 @@ from rapidfuzz.distance import Levenshtein
 from debugtutor.maze import If, IfElse, Move, Program, Repeat, RepeatUntilGoal, TurnLeft, TurnRight, token_sequence
 
 DistanceKind = Literal["tokens", "tree"]
+DISTANCE_KINDS: tuple[DistanceKind, ...] = ("tokens", "tree")
 
 
 @lru_cache(maxsize=200_000)

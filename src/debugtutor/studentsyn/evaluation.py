@@ -14,8 +14,9 @@ Three ways to score a technique:
   task; the headline is the worst direction, not a mean.
 - :func:`leave_one_target_out`: the paper's direction only, each target scored with the setting chosen on the other
   targets.
-- :func:`evaluate_in_process` / :func:`evaluate_with_runner`: the paper's protocol (rounds of freshly drawn instances,
-  10-fold cross-validation with the roles of the folds swapped as in its code). Between techniques, Tukey's HSD
+- :func:`evaluate_in_process` / :func:`evaluate_with_runner` (the task of :func:`build_eval_task`): the paper's
+  protocol (rounds of freshly drawn instances, 10-fold cross-validation with the roles of the folds swapped as in its
+  code). Between techniques, Tukey's HSD
   compares per-round accuracies and a chi-squared test compares pooled correct/incorrect counts.
 
 Numbers from the paper's code stand beside a technique only for the same method (:func:`comparable_paper_numbers`):
@@ -36,8 +37,7 @@ from scipy import stats
 
 from debugtutor.errors import InputError
 from debugtutor.maze import Program
-from debugtutor.report import write_report
-from debugtutor.runs import EvalItem, EvalTask, run_task
+from debugtutor.runs import EvalItem, EvalTask, ReportWriter, run_task
 from debugtutor.studentsyn.dataset import TaskFamily
 from debugtutor.studentsyn.instances import (
     DEFAULT_SAMPLES,
@@ -505,8 +505,38 @@ def evaluate_with_runner(
     config: dict[str, Any] | None = None,
     model_spec: str | None = None,
     experts: Mapping[str, float] | None = None,
+    report: ReportWriter | None = None,
 ) -> tuple[TechniqueAccuracy, str]:
-    """Evaluate through :func:`debugtutor.runs.run_task`; returns the accuracies and the run directory.
+    """Evaluate through :func:`debugtutor.runs.run_task` (the task of :func:`build_eval_task`); returns the accuracies
+    and the run directory. ``report`` writes the run's report (the CLI passes :func:`debugtutor.report.write_report`).
+    """
+    task = build_eval_task(
+        technique, families, rounds=rounds, samples=samples, seed=seed, folds=folds, config=config,
+        model_spec=model_spec, experts=experts,
+    )  # fmt: skip
+    result = run_task(task, runs_dir=runs_dir, resume=resume, concurrency=concurrency, report=report)
+    task_metrics = (result.summary.get("task_metrics") or {}).get("references") or {}
+    accuracy = TechniqueAccuracy(
+        technique=technique.name,
+        references={ref: ReferenceAccuracy.model_validate(value) for ref, value in task_metrics.items()},
+    )
+    return accuracy, str(result.run_dir)
+
+
+def build_eval_task(
+    technique: Technique,
+    families: Sequence[TaskFamily],
+    *,
+    rounds: int = DEFAULT_ROUNDS,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    folds: int = DEFAULT_FOLDS,
+    config: dict[str, Any] | None = None,
+    model_spec: str | None = None,
+    experts: Mapping[str, float] | None = None,
+) -> EvalTask:
+    """The paper's protocol as a task for the runner: ``rounds`` of freshly drawn instances per reference task, the
+    technique prepared on each family's brief, accuracies per reference (cross-validated settings) in the summary.
 
     ``experts`` maps a reference task to the experts' macro accuracy scored from their response files here (shown
     beside this run in the report).
@@ -552,7 +582,7 @@ def evaluate_with_runner(
             summary["tutorss_macro"] = dict(experts)
         return summary
 
-    task = EvalTask(
+    return EvalTask(
         name=f"studentsyn-{technique.name}",
         items=items,
         solver=adapter.solve,
@@ -570,13 +600,6 @@ def evaluate_with_runner(
         published=published,
         executor="inline",
     )
-    result = run_task(task, runs_dir=runs_dir, resume=resume, concurrency=concurrency, report=write_report)
-    task_metrics = (result.summary.get("task_metrics") or {}).get("references") or {}
-    accuracy = TechniqueAccuracy(
-        technique=technique.name,
-        references={ref: ReferenceAccuracy.model_validate(value) for ref, value in task_metrics.items()},
-    )
-    return accuracy, str(result.run_dir)
 
 
 class SignificanceResult(BaseModel):

@@ -23,7 +23,8 @@ import jinja2
 from pydantic import BaseModel, Field, ValidationError
 
 from debugtutor.console import progress
-from debugtutor.errors import InputError, read_text
+from debugtutor.errors import InputError
+from debugtutor.formats.jsonl import read_jsonl
 from debugtutor.maze import (
     IfElse,
     MazeTask,
@@ -212,11 +213,9 @@ def read_ratings(path: Path) -> list[Rating]:
     if not path.is_file():
         raise InputError("ratings file not found", path=str(path))
     ratings = []
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, row in read_jsonl(path):
         try:
-            ratings.append(Rating.model_validate_json(line))
+            ratings.append(Rating.model_validate(row))
         except ValidationError as exc:
             error = exc.errors()[0]
             field = ".".join(str(part) for part in error["loc"]) or None

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 
-from debugtutor.llm import ChatMessage, GenerationSettings, ModelBackend, get_model
+from debugtutor.llm import ChatMessage, GenerationSettings, ModelBackend
 from debugtutor.llm.base import run_sync
 from debugtutor.maze import MazeTask, Program, ProgramSyntaxError, format_program, parse_compact, parse_program
+from debugtutor.studentsyn.baselines import EditD
 from debugtutor.studentsyn.distances import token_edit_distance
-from debugtutor.studentsyn.questions import FamilyBrief, Question, choose
-from debugtutor.studentsyn.techniques import DEFAULT_SETTING, EditD
+from debugtutor.studentsyn.questions import DEFAULT_SETTING, FamilyBrief, Question, choose
 
 SYSTEM_PROMPT = (
     "You model novice programmers in the Hour of Code Maze. Blocks: move(); turnLeft(); turnRight(); "
@@ -61,14 +61,14 @@ def parse_answer(text: str) -> Program | None:
 
 
 class LLMSS:
-    """Student synthesis by a language model prompted in context (any ``debugtutor.llm`` spec)."""
+    """Student synthesis by a language model prompted in context (any ``debugtutor.llm`` back-end)."""
 
     name = "llmss"
     settings: tuple[str, ...] = (DEFAULT_SETTING,)
     reads_true_type = False
 
-    def __init__(self, model: str | ModelBackend, *, settings: GenerationSettings | None = None) -> None:
-        self.model = get_model(model) if isinstance(model, str) else model
+    def __init__(self, model: ModelBackend, *, settings: GenerationSettings | None = None) -> None:
+        self.model = model
         self.generation = settings or GenerationSettings(temperature=0.0, max_tokens=400)
         self._fallback = EditD()
 

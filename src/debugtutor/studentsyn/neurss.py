@@ -8,7 +8,8 @@ public. This one is trained only on data we generate, per task family:
   verified solution, plus the family's *reference* task itself. The benchmark's target tasks are never used.
 - **students**: synthetic students. Each has one of the family's behaviour types (the descriptions in
   ``behaviours.tsv``, turned into a probability model of attempts by the behaviour edit families of
-  :mod:`debugtutor.studentsyn.rules`), draws its attempts from that model, and has a chance of one random slip.
+  :mod:`debugtutor.studentsyn.behaviour_edits`), draws its attempts from that model, and has a chance of one random
+  slip.
   The same student writes an attempt on task A and on task B. No benchmark student code is read.
 - **groups**: like the benchmark's instances, 10 options on task B: the same student's attempt, one attempt of a
   student of each other type, the solution, and random edits of the solution.
@@ -54,10 +55,7 @@ from debugtutor.maze import (
     program_size,
     solve,
 )
-from debugtutor.studentsyn.distances import token_edit_distance, tokens_of
-from debugtutor.studentsyn.embedding import generate_codes
-from debugtutor.studentsyn.questions import FamilyBrief, Question, TaskSheet, choose
-from debugtutor.studentsyn.rules import (
+from debugtutor.studentsyn.behaviour_edits import (
     LEFT,
     MOVE,
     RIGHT,
@@ -72,6 +70,9 @@ from debugtutor.studentsyn.rules import (
     side_mismatch,
     task_context,
 )
+from debugtutor.studentsyn.distances import token_edit_distance, tokens_of
+from debugtutor.studentsyn.embedding import generate_codes
+from debugtutor.studentsyn.questions import FamilyBrief, Question, TaskSheet, choose
 from debugtutor.userdirs import cache_dir
 
 MODEL_VERSION = "neurss-4"

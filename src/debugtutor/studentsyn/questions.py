@@ -25,6 +25,7 @@ import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from debugtutor.maze import MazeTask, Program, compact
 from debugtutor.studentsyn.dataset import Behaviour, TaskFamily
@@ -169,3 +170,28 @@ def opaque_ids(count: int, rng: random.Random) -> list[str]:
         if candidate not in ids:
             ids.append(candidate)
     return ids
+
+
+# ---- what a technique implements ---------------------------------------------------------------------------------
+
+DEFAULT_SETTING = "default"
+
+
+@runtime_checkable
+class Technique(Protocol):
+    """A discriminative technique: ``prepare`` once per family brief, then ``predict`` per question."""
+
+    name: str
+    settings: tuple[str, ...]
+    reads_true_type: bool
+
+    def prepare(self, brief: FamilyBrief) -> None: ...
+
+    def predict(self, question: Question) -> dict[str, str]: ...
+
+
+@runtime_checkable
+class GenerativeTechnique(Technique, Protocol):
+    """A technique that can also write the student's attempt on a target task (best first)."""
+
+    def synthesize(self, question: Question, top_k: int = 3) -> list[Program]: ...

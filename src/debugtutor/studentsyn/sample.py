@@ -20,8 +20,8 @@ import random
 from pathlib import Path
 
 from debugtutor.maze import Heading, MazeTask, Program, execute, parse_compact, program_to_json
+from debugtutor.studentsyn.behaviour_edits import TaskContext, behaviour_model, task_context, wrong_path_programs
 from debugtutor.studentsyn.embedding import generate_codes
-from debugtutor.studentsyn.rules import TaskContext, behaviour_model, task_context, wrong_path_programs
 
 BASIC_BEHAVIOURS = [
     "confusing left/right directions when turning",

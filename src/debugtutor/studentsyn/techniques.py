@@ -7,12 +7,14 @@ id for each of its hyperparameter settings (one setting, ``"default"``, for tech
 setting can be chosen on tuning data without asking again. Generative techniques also ``synthesize(question, k)`` (a
 question without options).
 
+The baselines live in :mod:`debugtutor.studentsyn.baselines`, the protocols in :mod:`debugtutor.studentsyn.questions`.
+
 - ``randd``: a pseudo-random option, fixed by the question's content and the seed.
 - ``editd``: the option nearest to the observed attempt in EditD token edit distance (or tree edit distance).
 - ``editembd``: alpha * embedding distance + (1 - alpha) * EditD distance, alpha a setting.
 - ``symss-original``: the original SymSS, see :mod:`debugtutor.studentsyn.symss_original`.
-- ``behaviour-edits``: this project's rule-based model (:mod:`debugtutor.studentsyn.rules`), the student's type
-  inferred from the reference attempt.
+- ``behaviour-edits``: this project's rule-based model (:mod:`debugtutor.studentsyn.behaviour_edits`), the student's
+  type inferred from the reference attempt.
 - ``behaviour-edits-oracle-type``: the same, told the student's true type through ``Question.revealed_type`` (an
   upper bound on what type inference can give, not a fair comparison).
 - ``neurss``: a small neural scorer trained on synthetic students and tasks, see :mod:`debugtutor.studentsyn.neurss`.
@@ -22,112 +24,31 @@ question without options).
 from __future__ import annotations
 
 import math
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 from debugtutor.errors import InputError
-from debugtutor.maze import Program, compact
-from debugtutor.studentsyn.distances import DistanceKind, program_distance, token_edit_distance
-from debugtutor.studentsyn.questions import FamilyBrief, Question, TaskSheet, choose
-from debugtutor.studentsyn.rules import BehaviourModel, TaskContext, background_model, behaviour_model, task_context
+from debugtutor.maze import Program
+from debugtutor.runs import Registry
+from debugtutor.studentsyn.baselines import EditD, EditEmbD, RandD
+from debugtutor.studentsyn.behaviour_edits import (
+    BehaviourModel,
+    TaskContext,
+    background_model,
+    behaviour_model,
+    task_context,
+)
+from debugtutor.studentsyn.distances import DistanceKind
+from debugtutor.studentsyn.questions import (
+    DEFAULT_SETTING,
+    FamilyBrief,
+    Question,
+    TaskSheet,
+    Technique,
+    choose,
+)
 
-DEFAULT_SETTING = "default"
-
-
-@runtime_checkable
-class Technique(Protocol):
-    """A discriminative technique: ``prepare`` once per family brief, then ``predict`` per question."""
-
-    name: str
-    settings: tuple[str, ...]
-    reads_true_type: bool
-
-    def prepare(self, brief: FamilyBrief) -> None: ...
-
-    def predict(self, question: Question) -> dict[str, str]: ...
-
-
-@runtime_checkable
-class GenerativeTechnique(Technique, Protocol):
-    """A technique that can also write the student's attempt on a target task (best first)."""
-
-    def synthesize(self, question: Question, top_k: int = 3) -> list[Program]: ...
-
-
-class RandD:
-    """A uniformly random option: the draw is fixed by the question's content and the seed, so reruns agree."""
-
-    name = "randd"
-    settings: tuple[str, ...] = (DEFAULT_SETTING,)
-    reads_true_type = False
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
-
-    def prepare(self, brief: FamilyBrief) -> None:
-        """Nothing to learn."""
-
-    def predict(self, question: Question) -> dict[str, str]:
-        return {DEFAULT_SETTING: choose(question, [0.0] * len(question.options), salt=f"randd:{self.seed}")}
-
-
-class EditD:
-    """The option nearest to the observed attempt, as the paper's EditD."""
-
-    name = "editd"
-    settings: tuple[str, ...] = (DEFAULT_SETTING,)
-    reads_true_type = False
-
-    def __init__(self, distance: DistanceKind = "tokens") -> None:
-        self.distance = distance
-
-    def prepare(self, brief: FamilyBrief) -> None:
-        """Nothing to learn."""
-
-    def predict(self, question: Question) -> dict[str, str]:
-        distances = [float(program_distance(question.code_a, o.program, self.distance)) for o in question.options]
-        return {DEFAULT_SETTING: choose(question, distances, lowest=True)}
-
-
-class EditEmbD:
-    """EditD combined with a learned code embedding: alpha * embedding + (1 - alpha) * edit distance."""
-
-    name = "editembd"
-    alphas = (0.0, 0.25, 0.5, 0.75, 1.0)
-    settings: tuple[str, ...] = tuple(f"alpha={alpha}" for alpha in alphas)
-    reads_true_type = False
-
-    def __init__(self, seed: int = 0, generated_codes: int = 600, pairs: int = 1500, steps: int = 150) -> None:
-        self.seed = seed
-        self.generated_codes = generated_codes
-        self.pairs, self.steps = pairs, steps
-        self._embedders: dict[TaskSheet, object] = {}
-
-    def prepare(self, brief: FamilyBrief) -> None:
-        from debugtutor.studentsyn.embedding import CodeEmbedder, generate_codes
-
-        if brief.reference in self._embedders:
-            return
-        # Only the tasks' solutions seed the generated training codes: no student code is seen.
-        seeds = [s.solution for s in brief.tasks] + [s.basic_solution for s in brief.tasks if s.basic_solution]
-        seeds.sort(key=compact)  # by content, so the training codes do not depend on the tasks' names
-        embedder = CodeEmbedder(seed=self.seed)
-        embedder.fit(generate_codes(seeds, self.generated_codes, seed=self.seed), pairs=self.pairs, steps=self.steps)
-        self._embedders[brief.reference] = embedder
-
-    def predict(self, question: Question) -> dict[str, str]:
-        from debugtutor.studentsyn.embedding import CodeEmbedder
-
-        embedder = self._embedders.get(question.reference)
-        if not isinstance(embedder, CodeEmbedder):
-            raise InputError(f"EditEmbD was not prepared for task '{question.reference.name}'")
-        programs = [o.program for o in question.options]
-        vectors = embedder.embed([question.code_a, *programs])
-        embedded = [float(((vectors[0] - vectors[i + 1]) ** 2).sum() ** 0.5) for i in range(len(programs))]
-        edits = [float(token_edit_distance(question.code_a, p)) for p in programs]
-        return {
-            setting: choose(question, [alpha * e + (1 - alpha) * d for e, d in zip(embedded, edits)], lowest=True)
-            for setting, alpha in zip(self.settings, self.alphas)
-        }
+if TYPE_CHECKING:  # (the llm package is loaded only for llmss)
+    from debugtutor.llm import ModelBackend
 
 
 def _logsumexp(values: list[float]) -> float:
@@ -238,58 +159,80 @@ class BehaviourEditsOracleType(BehaviourEdits):
         return question.revealed_type
 
 
-def make_technique(
-    name: str, *, seed: int = 0, model: str | None = None, distance: DistanceKind = "tokens"
-) -> Technique:
-    """The technique called ``name`` (see :data:`TECHNIQUES`)."""
-    if name == "randd":
-        return RandD(seed)
-    if name == "editd":
-        return EditD(distance)
-    if name == "editembd":
-        return EditEmbD(seed)
-    if name == "symss-original":
-        from debugtutor.studentsyn.symss_original import SymSSOriginal
-
-        return SymSSOriginal()
-    if name == "behaviour-edits":
-        return BehaviourEdits()
-    if name == "behaviour-edits-oracle-type":
-        return BehaviourEditsOracleType()
-    if name == "neurss":
-        from debugtutor.studentsyn.neurss import NeurSS, NeurSSConfig
-
-        return NeurSS(NeurSSConfig(seed=seed))
-    if name == "llmss":
-        from debugtutor.studentsyn.llmss import LLMSS
-
-        if not model:
-            raise InputError("llmss needs a model", field="--model", hint="for example --model scripted:answers.json")
-        return LLMSS(model)
-    hint = ", ".join(TECHNIQUES)
-    if name in ("symss", "symss-infer"):
-        hint = "SymSS is now 'symss-original' (the paper's code); our rules are 'behaviour-edits'"
-    raise InputError(f"unknown technique '{name}'", field="--technique", hint=hint)
+TECHNIQUES: Registry[Technique] = Registry("technique")
+"""Every technique by name; :func:`make_technique` builds one (options: ``seed``, ``model``, ``distance``)."""
 
 
-TECHNIQUES = (
-    "randd",
-    "editd",
+@TECHNIQUES.register("randd", help="a random option (the trivial baseline)", display="RandD")
+def _randd(*, seed: int = 0, **_: Any) -> Technique:
+    return RandD(seed)
+
+
+@TECHNIQUES.register("editd", help="the option closest to the reference attempt by edit distance", display="EditD")
+def _editd(*, distance: DistanceKind = "tokens", **_: Any) -> Technique:
+    return EditD(distance)
+
+
+@TECHNIQUES.register(
     "editembd",
-    "symss-original",
-    "behaviour-edits",
-    "behaviour-edits-oracle-type",
-    "neurss",
-    "llmss",
+    help="EditD in a learned embedding, trained on generated codes",
+    display="EditEmbD (ours, synthetic codes)",
 )
-NON_LLM_TECHNIQUES = tuple(t for t in TECHNIQUES if t != "llmss")
-DISPLAY_NAMES = {
-    "randd": "RandD",
-    "editd": "EditD",
-    "editembd": "EditEmbD (ours, synthetic codes)",
-    "symss-original": "SymSS (original code)",
-    "behaviour-edits": "Behaviour edits (ours)",
-    "behaviour-edits-oracle-type": "Behaviour edits, oracle type (ours)",
-    "neurss": "NeurSS (ours, synthetic students)",
-    "llmss": "LLM-SS",
-}
+def _editembd(*, seed: int = 0, **_: Any) -> Technique:
+    return EditEmbD(seed)
+
+
+@TECHNIQUES.register(
+    "symss-original", help="the paper's SymSS, re-implemented from its code", display="SymSS (original code)"
+)
+def _symss_original(**_: Any) -> Technique:
+    from debugtutor.studentsyn.symss_original import SymSSOriginal
+
+    return SymSSOriginal()
+
+
+@TECHNIQUES.register(
+    "behaviour-edits", help="this project's behaviour edit families, type inferred", display="Behaviour edits (ours)"
+)
+def _behaviour_edits(**_: Any) -> Technique:
+    return BehaviourEdits()
+
+
+@TECHNIQUES.register(
+    "behaviour-edits-oracle-type",
+    help="behaviour edits told the true student type (an upper bound, not a method)",
+    display="Behaviour edits, oracle type (ours)",
+)
+def _behaviour_edits_oracle(**_: Any) -> Technique:
+    return BehaviourEditsOracleType()
+
+
+@TECHNIQUES.register(
+    "neurss", help="a neural synthesizer trained on synthetic students", display="NeurSS (ours, synthetic students)"
+)
+def _neurss(*, seed: int = 0, **_: Any) -> Technique:
+    from debugtutor.studentsyn.neurss import NeurSS, NeurSSConfig
+
+    return NeurSS(NeurSSConfig(seed=seed))
+
+
+@TECHNIQUES.register("llmss", help="a language model prompted with the student's attempt", display="LLM-SS")
+def _llmss(*, model: ModelBackend | None = None, **_: Any) -> Technique:
+    from debugtutor.studentsyn.llmss import LLMSS
+
+    if not model:
+        raise InputError("llmss needs a model", field="--model", hint="for example --model scripted:answers.json")
+    return LLMSS(model)
+
+
+TECHNIQUES.renamed("symss", "SymSS is now 'symss-original' (the paper's code); our rules are 'behaviour-edits'")
+TECHNIQUES.renamed("symss-infer", "SymSS is now 'symss-original' (the paper's code); our rules are 'behaviour-edits'")
+NON_LLM_TECHNIQUES = tuple(name for name in TECHNIQUES if name != "llmss")
+DISPLAY_NAMES = {name: TECHNIQUES.display(name) for name in TECHNIQUES}
+
+
+def make_technique(
+    name: str, *, seed: int = 0, model: ModelBackend | None = None, distance: DistanceKind = "tokens"
+) -> Technique:
+    """The technique called ``name`` (see :data:`TECHNIQUES`); ``model`` is the back-end of ``llmss``."""
+    return TECHNIQUES.create(name, seed=seed, model=model, distance=distance)

@@ -1,7 +1,12 @@
-"""Web front ends over the run records (extra ``web``): a read-only viewer of runs and their reports.
+"""Web front ends (extra ``web``).
 
-The viewer reads only what the runner wrote (``manifest.json``, ``summary.json``, ``report.html``); it never calls a
-model or runs code. Start it with ``debugtutor runs serve``.
+- :func:`debugtutor.web.app.create_app`: the web app of ``debugtutor serve``: tutor, dialogue annotation, manual
+  evaluation, StudentSyn expert studies and the runs, over one SQLite database.
+- :func:`create_viewer_app`: the read-only run viewer alone (``debugtutor runs serve``); it reads only what the
+  runner wrote and never calls a model or runs code.
+
+The page modules' logic (``dialogues``, ``tutoring``, ``manual_eval``, ``expert_studies``, ``studies``) needs no
+web framework, so it is tested without a server.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""A read-only web viewer of recorded runs: a table of runs, each run's report, and the records as JSON."""
+"""A read-only web viewer of recorded runs: a table of runs, each run's report, and the records as JSON.
+
+``debugtutor runs serve`` serves it alone; the web app (``debugtutor serve``) shows the same runs under ``/runs``
+through :func:`run_rows` and :func:`run_summary`.
+"""
 
 from __future__ import annotations
 
@@ -25,7 +29,8 @@ th {{ background: #f2f5f8; }}
 """
 
 
-def _run_rows(runs_dir: Path | None) -> list[dict[str, Any]]:
+def run_rows(runs_dir: Path | None) -> list[dict[str, Any]]:
+    """One row per run folder (oldest first): id, task, model, status, counts, start, whether it has a report."""
     rows = []
     for run_dir in list_run_dirs(runs_dir):
         try:
@@ -47,6 +52,18 @@ def _run_rows(runs_dir: Path | None) -> list[dict[str, Any]]:
     return rows
 
 
+def run_summary(run_dir: Path) -> dict[str, Any] | None:
+    """The run's ``summary.json``, or None when it has none yet."""
+    path = run_dir / SUMMARY_FILE
+    if not path.is_file():
+        return None
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return summary if isinstance(summary, dict) else None
+
+
 def create_viewer_app(runs_dir: Path | None = None) -> Any:
     """A FastAPI app serving the runs under ``runs_dir`` (default ``$DEBUGTUTOR_RUNS_DIR`` or ``./runs``)."""
     fastapi = require("fastapi", feature="the run viewer", extra="web")
@@ -62,7 +79,7 @@ def create_viewer_app(runs_dir: Path | None = None) -> Any:
     @app.get("/", response_class=responses.HTMLResponse)
     def index() -> str:
         rows = []
-        for row in reversed(_run_rows(runs_dir)):
+        for row in reversed(run_rows(runs_dir)):
             run = html.escape(str(row["id"]))
             link = f'<a href="/runs/{run}">{run}</a>' if row["has_report"] else run
             cells = [link] + [
@@ -83,13 +100,11 @@ def create_viewer_app(runs_dir: Path | None = None) -> Any:
 
     @app.get("/api/runs")
     def api_runs() -> list[dict[str, Any]]:
-        return _run_rows(runs_dir)
+        return run_rows(runs_dir)
 
     @app.get("/api/runs/{run_id}")
     def api_run(run_id: str) -> dict[str, Any]:
         run_dir = run_dir_or_404(run_id)
-        summary_path = run_dir / SUMMARY_FILE
-        summary = json.loads(summary_path.read_text(encoding="utf-8")) if summary_path.is_file() else None
-        return {"manifest": read_manifest(run_dir).model_dump(mode="json"), "summary": summary}
+        return {"manifest": read_manifest(run_dir).model_dump(mode="json"), "summary": run_summary(run_dir)}
 
     return app

@@ -1,0 +1,335 @@
+"""Driving a C++ or Java class through a design problem's operation sequences (LeetCode's "implement LRUCache").
+
+A design problem has no ``Solution`` method: the statement's example lists operations (the class name, then method
+names) and their arguments, and the answers in order. This module writes a ``main`` for the program that builds the
+object, calls each method with arguments typed as the class declares them, and prints every sequence's answers as one
+JSON array after a marker; the program runs in the sandbox like any other. Supported parameter and return types are
+the scalars, strings, characters, and (nested) ``vector`` / arrays / ``List`` of them; anything else makes the
+sequence unrunnable (:class:`UnsupportedType`), and the problem stays ungradable rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from debugtutor.sandbox import Language, Limits, ProgramRequest, run
+
+MARKER = "@@debugtutor-sequence@@"
+
+
+class UnsupportedType(ValueError):
+    """A parameter type the generated call cannot build, or a value that does not fit it."""
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A constructor or method: its parameter types and its return type (``void`` for a constructor)."""
+
+    parameters: tuple[str, ...]
+    returns: str
+
+
+def _strip(text: str) -> str:
+    return " ".join(re.sub(r"\bconst\b|&|\bfinal\b", " ", text).replace("std::", "").split())
+
+
+def _parameters(text: str) -> tuple[str, ...]:
+    pieces: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for ch in text:
+        depth += 1 if ch in "<[(" else -1 if ch in ">])" else 0
+        if ch == "," and depth == 0:
+            pieces.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    if "".join(current).strip():
+        pieces.append("".join(current))
+    types = []
+    for piece in pieces:
+        piece = _strip(piece.split("=")[0])
+        found = re.fullmatch(r"(.*?)\s*\b([A-Za-z_]\w*)\s*((?:\[\s*\])*)", piece)
+        if found is None:
+            raise UnsupportedType(f"parameter {piece!r}")
+        types.append((found.group(1) + found.group(3).replace(" ", "")).replace(" ", ""))
+    return tuple(types)
+
+
+_DECLARATION = re.compile(
+    r"([A-Za-z_][\w:<>,\s\[\]\*&]*?)?\s*\b([A-Za-z_]\w*)\s*\(([^()]*)\)\s*(?:const\s*)?"
+    r"(?:throws [\w.,\s]+)?\{"
+)
+_MODIFIERS = re.compile(r"\b(?:public|private|protected|static|virtual|inline|synchronized)\b:?")
+
+
+def class_signatures(code: str, class_name: str) -> dict[str, Signature]:
+    """The constructor (under the class's name) and methods of ``class_name`` as the code declares them."""
+    start = re.search(rf"\b(?:class|struct)\s+{re.escape(class_name)}\b[^{{;]*\{{", code)
+    if start is None:
+        return {}
+    body = code[start.end() :]
+    found: dict[str, Signature] = {}
+    pattern = re.compile(
+        r"([A-Za-z_][\w:<>,\s\[\]\*&]*?)?\s*\b([A-Za-z_]\w*)\s*\(([^()]*)\)\s*(?:const\s*)?(?:throws [\w.,\s]+)?\{"
+    )
+    for match in pattern.finditer(body):
+        name = match.group(2)
+        if name in {"if", "for", "while", "switch", "catch", "return"}:
+            continue
+        returns = _strip(
+            re.sub(r"\b(?:public|private|protected|static|virtual|inline|synchronized)\b:?", " ", match.group(1) or "")
+        )
+        try:
+            parameters = _parameters(match.group(3))
+        except UnsupportedType:
+            continue
+        if name == class_name:
+            found.setdefault(name, Signature(parameters, "void"))
+        elif returns:
+            found.setdefault(name, Signature(parameters, returns.replace(" ", "")))
+    return found
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Literals.
+
+_CPP_SCALARS = {"int", "long", "longlong", "longlongint", "double", "float", "bool", "string", "char", "unsignedint"}
+_JAVA_SCALARS = {"int", "Integer", "long", "Long", "double", "Double", "float", "boolean", "Boolean", "String", "char",
+                 "Character"}  # fmt: skip
+
+
+def _quoted(text: str) -> str:
+    return json.dumps(text)  # JSON string escapes are valid C++ and Java escapes for these values
+
+
+def cpp_literal(value: Any, vtype: str) -> str:
+    """A C++ expression of type ``vtype`` (spaces removed, ``std::`` and references dropped) for a JSON value."""
+    inner = re.fullmatch(r"vector<(.*)>", vtype)
+    if inner:
+        if not isinstance(value, list):
+            raise UnsupportedType(f"{value!r} for {vtype}")
+        return f"vector<{_cpp_type(inner.group(1))}>{{" + ", ".join(cpp_literal(v, inner.group(1)) for v in value) + "}"
+    if vtype not in _CPP_SCALARS:
+        raise UnsupportedType(vtype)
+    return _scalar(value, "bool" if vtype == "bool" else vtype, "cpp")
+
+
+def _cpp_type(vtype: str) -> str:
+    inner = re.fullmatch(r"vector<(.*)>", vtype)
+    if inner:
+        return f"vector<{_cpp_type(inner.group(1))}>"
+    return {"longlong": "long long", "longlongint": "long long", "unsignedint": "unsigned int"}.get(vtype, vtype)
+
+
+def java_literal(value: Any, vtype: str) -> str:
+    """A Java expression of type ``vtype`` for a JSON value."""
+    if vtype.endswith("[]"):
+        if not isinstance(value, list):
+            raise UnsupportedType(f"{value!r} for {vtype}")
+        return f"new {vtype}{{" + ", ".join(_java_array_item(v, vtype[:-2]) for v in value) + "}"
+    inner = re.fullmatch(r"(?:List|ArrayList)<(.*)>", vtype)
+    if inner:
+        if not isinstance(value, list):
+            raise UnsupportedType(f"{value!r} for {vtype}")
+        items = ", ".join(java_literal(v, inner.group(1)) for v in value)
+        return (
+            f"new ArrayList<{inner.group(1)}>(Arrays.asList({items}))"
+            if value
+            else f"new ArrayList<{inner.group(1)}>()"
+        )
+    if vtype not in _JAVA_SCALARS:
+        raise UnsupportedType(vtype)
+    return _scalar(value, vtype, "java")
+
+
+def _java_array_item(value: Any, vtype: str) -> str:
+    # nested array initialisers take bare braces
+    return (
+        java_literal(value, vtype).removeprefix(f"new {vtype}") if vtype.endswith("[]") else java_literal(value, vtype)
+    )
+
+
+def _scalar(value: Any, vtype: str, language: str) -> str:
+    if vtype in ("bool", "boolean", "Boolean"):
+        if not isinstance(value, bool):
+            raise UnsupportedType(f"{value!r} for {vtype}")
+        return "true" if value else "false"
+    if vtype in ("string", "String"):
+        if not isinstance(value, str):
+            raise UnsupportedType(f"{value!r} for {vtype}")
+        return _quoted(value)
+    if vtype in ("char", "Character"):
+        if not (isinstance(value, str) and len(value) == 1):
+            raise UnsupportedType(f"{value!r} for {vtype}")
+        return "'" + _quoted(value)[1:-1].replace("'", "\\'") + "'"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise UnsupportedType(f"{value!r} for {vtype}")
+    if vtype in ("double", "Double", "float"):
+        return repr(float(value)) + ("f" if vtype == "float" and language == "java" else "")
+    if isinstance(value, float):
+        raise UnsupportedType(f"{value!r} for {vtype}")
+    suffix = "L" if language == "java" and vtype in ("long", "Long") else "LL" if "long" in vtype else ""
+    return f"{value}{suffix}"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Programs.
+
+_CPP_RUNTIME = r"""
+static std::string dt_json(const std::string& s) {
+    std::string out = "\"";
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') { out += '\\'; out += (char)c; }
+        else if (c < 0x20) { char buffer[8]; snprintf(buffer, sizeof buffer, "\\u%04x", c); out += buffer; }
+        else out += (char)c;
+    }
+    return out + "\"";
+}
+static std::string dt_json(const char* s) { return dt_json(std::string(s)); }
+static std::string dt_json(char c) { return dt_json(std::string(1, c)); }
+static std::string dt_json(bool v) { return v ? "true" : "false"; }
+static std::string dt_json(int v) { return std::to_string(v); }
+static std::string dt_json(long v) { return std::to_string(v); }
+static std::string dt_json(long long v) { return std::to_string(v); }
+static std::string dt_json(unsigned int v) { return std::to_string(v); }
+static std::string dt_json(double v) { std::ostringstream o; o.precision(17); o << v; return o.str(); }
+template <typename T> static std::string dt_json(const std::vector<T>& values) {
+    std::string out = "[";
+    for (size_t i = 0; i < values.size(); i++) out += (i ? "," : "") + dt_json((T)values[i]);
+    return out + "]";
+}
+"""
+
+_JAVA_RUNTIME = r"""
+    static String dtJson(Object o) {
+        if (o == null) return "null";
+        if (o instanceof String) return dtQuote((String) o);
+        if (o instanceof Character) return dtQuote(String.valueOf(o));
+        if (o instanceof Boolean || o instanceof Integer || o instanceof Long || o instanceof Short) {
+            return o.toString();
+        }
+        if (o instanceof Number) {
+            double d = ((Number) o).doubleValue();
+            return Double.isFinite(d) ? Double.toString(d) : dtQuote(Double.toString(d));
+        }
+        StringBuilder out = new StringBuilder("[");
+        if (o.getClass().isArray()) {
+            for (int i = 0; i < java.lang.reflect.Array.getLength(o); i++) {
+                if (i > 0) out.append(",");
+                out.append(dtJson(java.lang.reflect.Array.get(o, i)));
+            }
+            return out.append("]").toString();
+        }
+        if (o instanceof Iterable) {
+            boolean first = true;
+            for (Object item : (Iterable<?>) o) {
+                if (!first) out.append(",");
+                first = false;
+                out.append(dtJson(item));
+            }
+            return out.append("]").toString();
+        }
+        return dtQuote(o.toString());
+    }
+    static String dtQuote(String s) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') out.append('\\').append(c);
+            else if (c < 0x20) out.append(String.format("\\u%04x", (int) c));
+            else out.append(c);
+        }
+        return out.append("\"").toString();
+    }
+"""
+
+
+def _calls(
+    sequence: dict[str, Any], signatures: dict[str, Signature], literal: Any
+) -> list[tuple[str, list[str], str]]:
+    """(method, argument literals, return type) of each operation; UnsupportedType when one cannot be written."""
+    out = []
+    for name, args in zip(sequence["operations"], sequence["arguments"]):
+        signature = signatures.get(name)
+        if signature is None or len(signature.parameters) != len(args):
+            raise UnsupportedType(f"no {name} taking {len(args)} arguments")
+        out.append((name, [literal(v, t) for v, t in zip(args, signature.parameters)], signature.returns))
+    return out
+
+
+def cpp_program(code: str, class_name: str, sequences: list[dict[str, Any]]) -> str:
+    signatures = class_signatures(code, class_name)
+    lines = ["int main() {"]
+    for sequence in sequences:
+        calls = _calls(sequence, signatures, cpp_literal)
+        lines.append("    {")
+        lines.append(f'        std::cout << "\\n{MARKER} [null" << std::flush;')
+        for position, (name, args, returns) in enumerate(calls):
+            # arguments as named variables: a parameter taken by non-const reference needs an lvalue
+            names = []
+            for index, literal in enumerate(args):
+                names.append(f"dt_a{position}_{index}")
+                lines.append(f"        auto {names[-1]} = {literal};")
+            joined = ", ".join(names)
+            if position == 0:
+                lines.append(f"        {class_name}* dt_object = new {class_name}({joined});")
+            elif returns == "void":
+                lines.append(f'        dt_object->{name}({joined}); std::cout << ",null" << std::flush;')
+            else:
+                printed = 'std::cout << "," << dt_json(dt_r) << std::flush;'
+                lines.append(f"        {{ auto dt_r = dt_object->{name}({joined}); {printed} }}")
+        lines.append('        std::cout << "]" << std::endl;')
+        lines.append("    }")
+    lines.append("    return 0;\n}")
+    prelude = "#include <bits/stdc++.h>\nusing namespace std;\n"
+    return prelude + code + "\n" + _CPP_RUNTIME + "\n".join(lines) + "\n"
+
+
+def java_program(code: str, class_name: str, sequences: list[dict[str, Any]]) -> str:
+    signatures = class_signatures(code, class_name)
+    body = []
+    for sequence in sequences:
+        calls = _calls(sequence, signatures, java_literal)
+        body.append("        {")
+        body.append(f'            System.out.print("\\n{MARKER} [null"); System.out.flush();')
+        _, ctor_args, _ = calls[0]
+        body.append(f"            {class_name} dtObject = new {class_name}({', '.join(ctor_args)});")
+        for name, args, returns in calls[1:]:
+            call = f"dtObject.{name}({', '.join(args)})"
+            if returns == "void":
+                body.append(f'            {call}; System.out.print(",null"); System.out.flush();')
+            else:
+                body.append(
+                    f'            {{ Object dtR = {call}; System.out.print("," + dtJson(dtR)); System.out.flush(); }}'
+                )
+        body.append('            System.out.println("]");')
+        body.append("        }")
+    imports = "import java.util.*;\nimport java.util.stream.*;\n"
+    user = re.sub(r"(?m)^(\s*)public\s+(?=(?:final\s+|abstract\s+)*class\b)", r"\1", code)
+    main = "public class DebugtutorDesignMain {\n" + _JAVA_RUNTIME
+    main += "    public static void main(String[] args) {\n" + "\n".join(body) + "\n    }\n}\n"
+    return imports + user + "\n" + main
+
+
+def run_compiled_design(
+    code: str, language: Language, class_name: str, sequences: list[dict[str, Any]], limits: Limits
+) -> list[Any]:
+    """Each sequence's answers, or ``{"error": ...}``; UnsupportedType when the calls cannot be written."""
+    source = (cpp_program if language == "cpp" else java_program)(code, class_name, sequences)
+    outcome = run(ProgramRequest(source=source, lang=language, limits=limits))
+    if outcome.status.value == "compile_error":
+        message = (outcome.compile_output or "compile error").strip().splitlines()
+        return [{"error": f"compile error: {message[0][:200] if message else ''}"}] * len(sequences)
+    results: list[Any] = []
+    for line in outcome.stdout.splitlines():
+        if line.startswith(MARKER + " "):
+            try:
+                results.append({"answers": json.loads(line[len(MARKER) + 1 :])})
+            except ValueError:
+                results.append({"error": f"the program ended in the sequence: {outcome.status.value}"})
+    while len(results) < len(sequences):
+        results.append({"error": f"the program ended early: {outcome.status.value}"})
+    return results
