@@ -52,7 +52,9 @@ def test_synth_writes_the_data_folder_and_reports_in_json(
     assert code == 0
     payload = json.loads(stdout)
     assert payload["verification"]["quizzed"] == 12 and payload["status"] == "success"
-    assert payload["decontamination"]["evaluation_keys"]["slugs"] == 3  # the folder's test split
+    test_slugs = {json.loads(line)["slug"] for source in split_folder.glob("*.jsonl")
+                  for line in source.read_text().splitlines() if json.loads(line)["split"] == "test"}  # fmt: skip
+    assert payload["decontamination"]["evaluation_keys"]["slugs"] == len(test_slugs) > 0  # the folder's test split
     assert sum(payload["table_iii"]["per_task"].values()) == payload["examples"]["answer"] > 0
     assert {p.name for p in out.iterdir()} >= {"sft_answer.jsonl", "sft_cot.jsonl", "sft_mixed.jsonl",
                                                "dataset_info.json", "synthesis.json", "problems.jsonl"}  # fmt: skip

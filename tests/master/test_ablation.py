@@ -16,12 +16,15 @@ def test_subset_holds_the_chosen_test_instances_only(split_folder: Path, tmp_pat
                         eval_limit=3)  # fmt: skip
     subset, chosen = build_eval_subset(plan)
     identification = chosen["bug-identification"]["python"]
-    assert len(identification) == 3 and len(chosen["code-repair"]["python"]) == 2  # the test split has 2 problems
+    repair_lines = (split_folder / TASK3_FILE).read_text().splitlines()
+    repair_in_test = sum(1 for line in repair_lines if json.loads(line)["split"] == "test")
+    assert repair_in_test >= 1
+    assert len(identification) == 3 and len(chosen["code-repair"]["python"]) == min(3, repair_in_test)
     records = [json.loads(line) for line in (subset / TASK124_FILE).read_text().splitlines()]
     assert all(r["split"] == "test" for r in records)
     assert sum(1 for r in records if r["task2_choice"]) == 3
     assert not any(r["task1_options"] or r["task4"] for r in records)  # tasks not chosen are blanked
-    assert len((subset / TASK3_FILE).read_text().splitlines()) == 2
+    assert len((subset / TASK3_FILE).read_text().splitlines()) == min(3, repair_in_test)
     again, _ = build_eval_subset(plan)
     assert (again / TASK124_FILE).read_text() == (subset / TASK124_FILE).read_text()  # seeded, repeatable
 

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from debugtutor.errors import InputError
-from debugtutor.master.sources import EvaluationKeys, load_sources, read_debugeval_folder, read_socratic_folder
+from debugtutor.master.sources import (
+    TASK3_FILE,
+    EvaluationKeys,
+    load_sources,
+    read_debugeval_folder,
+    read_socratic_folder,
+)
 
 from .conftest import TRAIN_SLUGS
 
@@ -49,7 +56,8 @@ User: fixed it
 def test_train_split_is_the_source_and_test_split_is_excluded(split_folder: Path) -> None:
     programs, keys = read_debugeval_folder(split_folder, all_splits=False, origin="debugeval")
     assert {p.slug for p in programs} == set(TRAIN_SLUGS)
-    assert keys.slugs == {"first-unique-character", "sum-of-digits-until-single"}
+    every = {json.loads(line)["slug"] for line in (split_folder / TASK3_FILE).read_text().splitlines()}
+    assert keys.slugs == every - set(TRAIN_SLUGS) and keys.slugs
     # records with executable tests win over example-only ones for the same program
     assert all(p.tests.kind == "leetcode" for p in programs)
 

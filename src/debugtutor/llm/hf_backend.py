@@ -255,11 +255,9 @@ def create_hf_backend(
         backend = create_hf_backend(base, cache=cache, concurrency=concurrency, cache_store=cache_store, device=device)
         if backend.gguf_file is not None:
             # train on and apply to the same unquantised weights (made once by the fine-tuning foundation)
-            from debugtutor.tune.base_model import BaseSource, plain_folder
+            from debugtutor.llm.plain_gguf import plain_folder
 
-            backend.model_dir = plain_folder(
-                BaseSource(spec=base, folder=backend.model_dir, gguf_file=backend.gguf_file)
-            )
+            backend.model_dir = plain_folder(backend.model_dir, backend.gguf_file)
             backend.gguf_file = None
         backend.adapter_dir = adapter
         backend.spec = f"{spec or 'hf:' + target}@{adapter_fingerprint(adapter)}"

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from debugtutor.atomic_files import write_json_atomic, write_text_atomic
 from debugtutor.console import log, stdout
 from debugtutor.errors import DebugtutorError, InputError
 from debugtutor.master.sft import strategy_examples
@@ -33,7 +34,6 @@ from debugtutor.master.synth import latest_records
 from debugtutor.metrics import bootstrap_mean
 from debugtutor.tune import TrainSettings, read_manifest, read_sft_file, train_lora
 from debugtutor.tune.examples import examples_checksum
-from debugtutor.tune.files import write_json_atomic, write_text_atomic
 
 # DebugEval Table V (arXiv 2408.05006v1): average over the four tasks, from ../reference/anchors.md
 PAPER_TABLE_V = {

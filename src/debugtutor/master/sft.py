@@ -25,13 +25,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from debugtutor.atomic_files import building_folder, write_json_atomic, write_text_atomic
 from debugtutor.errors import InputError
 from debugtutor.master.checks import fix_pairs
 from debugtutor.master.prompts import answer_text, problem_prompt
 from debugtutor.master.records import TASKS, QuizProblem, SynthOutcome, normalized_code
 from debugtutor.master.sources import EvaluationKeys
 from debugtutor.tune import SFTExample, Turn, write_sft_file
-from debugtutor.tune.files import building_folder, write_json_atomic, write_text_atomic
 from debugtutor.tune.llamafactory import llamafactory_yaml
 from debugtutor.tune.settings import TrainSettings
 

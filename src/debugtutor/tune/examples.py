@@ -131,7 +131,7 @@ def read_sft_file(path: Path) -> list[SFTExample]:
 
 def write_sft_file(path: Path, examples: Iterable[SFTExample]) -> int:
     """Write chat-messages JSONL atomically (a crash leaves the old file or none); returns the count."""
-    from debugtutor.tune.files import write_text_atomic
+    from debugtutor.atomic_files import write_text_atomic
 
     lines = [json.dumps(example.chat_record(), ensure_ascii=False, sort_keys=True) for example in examples]
     write_text_atomic(path, "".join(line + "\n" for line in lines))

@@ -27,12 +27,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from debugtutor.atomic_files import building_folder, remove_stale_builds, write_json_atomic
 from debugtutor.console import log, progress, warn
 from debugtutor.errors import InputError, read_text, require
 from debugtutor.llm.hf_backend import _quiet_tqdm
 from debugtutor.tune.base_model import BaseSource, load_model, load_tokenizer, plain_folder, resolve_base
 from debugtutor.tune.examples import SFTExample, examples_checksum
-from debugtutor.tune.files import building_folder, remove_stale_builds, write_json_atomic
 from debugtutor.tune.manifest import MANIFEST_FILE, AdapterManifest, DataRecord, TrainingFacts, library_versions
 from debugtutor.tune.settings import TrainSettings
 
