@@ -11,12 +11,17 @@ Every step runs through the ``debugtutor`` command line, as a user would run it:
 
 It prints the verification rate, the SFT counts (Table III layout), the training throughput (tokens/s) and wall time
 per strategy, and per task the accuracy of each model with its 95% bootstrap interval next to the best constant
-answer; the numbers are kept in WORK/bench_result.json. Sizes are arguments; the defaults are what ran on the 2-core
-development machine (see --help). Training departs from the paper's settings on purpose (lr 2e-4, effective batch 8,
-3 warm-up steps): with a few hundred examples the paper's effective batch of 32 and 30 warm-up steps would give a
-handful of optimizer steps at a learning rate that never leaves the warm-up.
+answer; the numbers are kept in WORK/bench_result.json. ``--reuse-data`` skips steps 1 and 2 when WORK/debugeval and
+WORK/data are already there (the synthesis' own figures are then read from WORK/data/synthesis.json).
 
-    python bench/master_loop.py --work DIR [--learner local:smollm2] [--n 56] [--eval-limit 8] [--json]
+Sizes are arguments. Training on this 2-core CPU runs at roughly 10 tokens/s when the machine is shared, and the SFT
+examples are long (median 700-820 tokens: the problem statement and the code), so the defaults keep only the problems
+whose example fits in 512 tokens for every strategy, and evaluate 4 held-out instances per task with answers capped at
+128 tokens: enough for the loop to run end to end within an hour, far too little to measure a change reliably (the
+intervals say so). Training departs from the paper's settings on purpose (lr 2e-4, batch 1 x 2, 1 warm-up step): with
+a dozen examples the paper's effective batch of 32 and 30 warm-up steps would give no full optimizer step at all.
+
+    python bench/master_loop.py --work DIR [--learner local:smollm2] [--n 140] [--eval-limit 4] [--reuse-data] [--json]
 """
 
 from __future__ import annotations
@@ -52,40 +57,50 @@ def main() -> None:
     parser.add_argument("--debugbench", type=Path, default=DEFAULT_DEBUGBENCH)
     parser.add_argument("--learner", default="local:smollm2", help="Learner and base model spec.")
     parser.add_argument("--lang", default="python")
-    parser.add_argument("--n", type=int, default=56, help="Problems quizzed per task and language.")
+    parser.add_argument("--n", type=int, default=140, help="Problems quizzed per task and language.")
     parser.add_argument(
         "--learner-max-tokens",
         type=int,
         default=24,
         help="Cap on the learner's answer tokens while synthesizing (a critic needs few).",
     )
-    parser.add_argument("--eval-limit", type=int, default=8, help="Held-out instances per task and language.")
+    parser.add_argument("--eval-limit", type=int, default=4, help="Held-out instances per task and language.")
     parser.add_argument("--lr", default="2e-4")
-    parser.add_argument("--batch-size", default="2")
-    parser.add_argument("--grad-accum", default="4")
-    parser.add_argument("--warmup-steps", default="3")
-    parser.add_argument("--max-length", default="768")
+    parser.add_argument("--eval-max-tokens", default="128", help="Cap on each evaluation answer's tokens.")
+    parser.add_argument("--batch-size", default="1")
+    parser.add_argument("--grad-accum", default="2")
+    parser.add_argument("--warmup-steps", default="1")
+    parser.add_argument("--max-length", default="512")
+    parser.add_argument("--reuse-data", action="store_true", help="Reuse WORK/debugeval and WORK/data when present.")
     parser.add_argument("--json", action="store_true", help="Print one JSON object instead of tables.")
     args = parser.parse_args()
     work: Path = args.work
     work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     eval_data = work / "debugeval"
-    build, build_s = debugtutor("debugeval", "build", "--source", "debugbench", "--data", str(args.debugbench),
-                                "--train-fraction", "0.5", "--out", str(eval_data))  # fmt: skip
-    synthesis, synth_s = debugtutor(
-        "master", "synth", "--quizzer", "offline", "--teacher", "offline", "--learner", args.learner, "--source",
-        str(eval_data), "--lang", args.lang, "--n", str(args.n), "--max-tokens", str(args.learner_max_tokens),
-        "--out", str(work / "data"), "--runs-dir", str(work / "runs"), "--allow-errors",
-    )  # fmt: skip
+    reuse = args.reuse_data and (eval_data / "debugevalsuite_task124.jsonl").is_file()
+    reuse = reuse and (work / "data" / "synthesis.json").is_file()
+    build: dict[str, Any] = {"counts": None}
+    build_s = synth_s = 0.0
+    if not reuse:
+        build, build_s = debugtutor("debugeval", "build", "--source", "debugbench", "--data", str(args.debugbench),
+                                    "--train-fraction", "0.5", "--out", str(eval_data))  # fmt: skip
+        _, synth_s = debugtutor(
+            "master", "synth", "--quizzer", "offline", "--teacher", "offline", "--learner", args.learner,
+            "--source", str(eval_data), "--lang", args.lang, "--n", str(args.n), "--max-tokens",
+            str(args.learner_max_tokens), "--out", str(work / "data"), "--runs-dir", str(work / "runs"),
+            "--allow-errors",
+        )  # fmt: skip
+    synthesis = json.loads((work / "data" / "synthesis.json").read_text())
     ablation, ablation_s = debugtutor(
         "master", "ablation", "--base", args.learner, "--data", str(work / "data"), "--eval-data", str(eval_data),
         "--out", str(work / "ablation"), "--lang", args.lang, "--eval-limit", str(args.eval_limit), "--lr", args.lr,
         "--batch-size", args.batch_size, "--grad-accum", args.grad_accum, "--warmup-steps", args.warmup_steps,
-        "--max-length", args.max_length, "--group-by-length",
+        "--max-length", args.max_length, "--eval-max-tokens", args.eval_max_tokens, "--group-by-length",
     )  # fmt: skip
     result = {
         "settings": vars(args) | {"work": str(work), "debugbench": str(args.debugbench)},
+        "reused_data": reuse,
         "wall_s": {"build": round(build_s, 1), "synth": round(synth_s, 1), "ablation": round(ablation_s, 1),
                    "total": round(time.perf_counter() - started, 1)},
         "build_counts": build["counts"],
