@@ -39,6 +39,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "socratic": ("socratic", "The Socratic Debugging Benchmark: statistics, evaluation and scoring."),
     "studentsyn": ("studentsyn", "StudentSyn: synthesize a student's attempt on a new Maze task, and evaluate it."),
     "debugeval": ("debugeval", "DebugEval: localization, identification, review and repair in Python, C++ and Java."),
+    "master": ("master", "MASTER: synthesize verified debugging SFT data, fine-tune on it, compare strategies."),
     "analyze": ("analyze", "Analyze a Python program: static checks, tests, fault localization, repairs."),
     "tutor": ("tutor", "Tutor a student live in the terminal (offline instructor or any model)."),
     "demo": ("demo", "Run the offline engine on the built-in sample data: no model, no network, no downloads."),

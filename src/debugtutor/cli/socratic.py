@@ -8,6 +8,8 @@
   prompts without calling a model.
 - ``score``: the same for predictions made elsewhere (JSONL of ``{"id", "predictions"}``, or a run's samples.jsonl).
 - ``leak-check``: does each instructor utterance of a file give a bug's fix away (buggy and fixed program given)?
+- ``finetune``: LoRA fine-tuning of a model on a folder's dialogues (dialogue so far -> the instructor's next
+  utterances); the result is the model spec ``BASE+lora:OUT`` for ``eval --model``.
 
 ``--data`` defaults to the built-in sample dialogues.
 """
@@ -23,6 +25,7 @@ from rich.table import Table
 
 from debugtutor.cli.options import ModelOptions, one_of, with_model_options
 from debugtutor.cli.run_options import RunOptions, with_run_options
+from debugtutor.cli.train_options import TrainOptions, with_train_options
 from debugtutor.console import emit_json, log, state, stdout, warn
 from debugtutor.errors import InputError
 from debugtutor.samples import sample_dir
@@ -372,3 +375,75 @@ def leak_check_command(
     stdout.print(
         f"{sum(v['leak'] for v in verdicts)} of {len(verdicts)} utterance(s) give the fix away", highlight=False
     )
+
+
+@app.command("finetune")
+@with_train_options
+def finetune_command(
+    train_options: TrainOptions,
+    base: Annotated[str, typer.Option("--base", help="Model spec to fine-tune (hf:PATH, hf:PATH#F.gguf, local:...).")],
+    data: Annotated[
+        Path,
+        typer.Option("--data", help="Training dialogues (a folder of .txt, or a copy's root: its v2_sigcse/train)."),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Adapter folder to write (written whole when training ends).")],
+    mode: Annotated[
+        str, typer.Option("--mode", help="zero-shot (target: every reference utterance, as a list) or single.")
+    ] = "zero-shot",
+    prompt: Annotated[str, typer.Option("--prompt", help="Prompt layout the model learns: ours or paper.")] = "ours",
+    exclude: Annotated[
+        Optional[list[Path]],  # noqa: UP045
+        typer.Option("--exclude", help="An evaluation folder whose problems must not be trained on. Repeatable."),
+    ] = None,
+    dedup: Annotated[
+        bool,
+        typer.Option(
+            "--dedup/--no-dedup",
+            help="Drop turns whose context and references repeat (threads repeat their dialogue's opening).",
+        ),
+    ] = True,
+    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Train on the first N pairs only.")] = None,  # noqa: UP045
+    json_output: JsonOption = False,
+) -> None:
+    """Fine-tune an instructor model with LoRA on Socratic dialogues; evaluate it with eval --model BASE+lora:OUT."""
+    from debugtutor.socratic.finetune import finetune_examples, training_folder
+    from debugtutor.tune import train_lora
+
+    if mode not in ("zero-shot", "single"):
+        raise InputError(f"unknown mode {mode!r}", field="mode", hint="zero-shot or single")
+    if prompt not in PROMPT_STYLES:
+        raise InputError(f"unknown prompt layout {prompt!r}", field="prompt", hint=" or ".join(PROMPT_STYLES))
+    settings, run_kwargs = train_options.settings(), train_options.run_kwargs()
+    folder = training_folder(data)
+    examples = examples_from_folder(folder, dedup=dedup, parser="original")
+    held_out = [
+        example
+        for path in exclude or []
+        for example in examples_from_folder(resolve_split(path), dedup=False, parser="original")
+    ]
+    built = finetune_examples(examples, mode=mode, style=prompt, exclude=held_out)  # type: ignore[arg-type]
+    if not built.examples:
+        raise InputError("no training pairs left (every problem is in an --exclude folder)", path=str(folder))
+    if built.excluded:
+        log(f"left out {built.excluded} turn(s) of {len(built.excluded_problems)} problem(s) found in --exclude")
+    pairs = built.examples[:limit] if limit else built.examples
+    manifest = train_lora(base, pairs, out, settings, data_label=f"socratic {mode}/{prompt}: {folder}", **run_kwargs)
+    instructor = "single" if mode == "single" else "zero-shot"
+    spec = f"{base}+lora:{out}"
+    payload = {
+        "adapter": str(out),
+        "model_spec": spec,
+        "evaluate_with": f"debugtutor socratic eval --instructor {instructor} --prompt {prompt} --model {spec}",
+        "pairs": len(pairs),
+        "excluded_turns": built.excluded,
+        "manifest": manifest.model_dump(mode="json"),
+    }
+    if json_output or state.json_mode:
+        emit_json(payload)
+        return
+    facts = manifest.training
+    stdout.print(
+        f"trained {len(pairs)} pair(s) in {facts.steps} step(s), {facts.session_wall_s:.0f} s, "
+        f"{facts.tokens_per_s:.0f} tokens/s; loss {facts.first_loss} -> {facts.last_loss}"
+    )
+    log(f"evaluate it with: {payload['evaluate_with']}")

