@@ -16,12 +16,12 @@ None for them, and a label that needs the class is then not taken on trust.
 
 from __future__ import annotations
 
-import ast
 import difflib
 import re
 import warnings
 from typing import Literal
 
+from debugtutor import python_ast
 from debugtutor.analysis.examples import example_calls, example_method, oracle_outputs, oracle_tests, perturb_calls
 from debugtutor.analysis.static import LEETCODE_PREAMBLE, reference_diagnostics
 from debugtutor.errors import InputError
@@ -152,7 +152,7 @@ def observed_class(code: str, language: LanguageName, report: TestReport) -> Bug
         if _exception_types(report) & _PYTHON_REFERENCE:
             return "reference"
         try:
-            tree = ast.parse(code)
+            tree = python_ast.parse(code)
         except (SyntaxError, ValueError, RecursionError):
             return "syntax"
         if any(d.category == "reference" for d in reference_diagnostics(tree, preamble=LEETCODE_PREAMBLE)):
