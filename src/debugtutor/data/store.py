@@ -14,8 +14,6 @@ Records are kept outside the dataset folder so that the folder holds exactly the
 from __future__ import annotations
 
 import fcntl
-import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -25,6 +23,7 @@ from typing import Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 from rich.markup import escape
 
+from debugtutor.atomic_files import write_text_atomic
 from debugtutor.console import log
 from debugtutor.data.registry import DatasetEntry
 from debugtutor.errors import DataError
@@ -104,15 +103,7 @@ def read_record(path: Path, model: type[_Record]) -> _Record | None:
 
 def write_record(path: Path, record: BaseModel) -> None:
     """Write a record atomically, so a crash never leaves half a file that later fetches would trust."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(record.model_dump_json(indent=2) + "\n")
-        os.replace(temp_name, path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
+    write_text_atomic(path, record.model_dump_json(indent=2) + "\n")
 
 
 def fetched_location(entry: DatasetEntry) -> Path | None:

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from debugtutor.atomic_files import write_bytes_atomic, write_text_atomic
 from debugtutor.errors import InputError
 from debugtutor.userdirs import runs_dir
 
@@ -229,13 +230,7 @@ def list_run_dirs(runs_dir: Path | None = None) -> list[Path]:
 
 def write_json_atomic(path: Path, value: Any) -> None:
     """Replace ``path`` with ``value`` as indented JSON so that readers never see a half-written file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(to_jsonable(value), handle, indent=2, ensure_ascii=False)
-        handle.write("\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    write_text_atomic(path, json.dumps(to_jsonable(value), indent=2, ensure_ascii=False) + "\n")
 
 
 def write_manifest(run_dir: Path, manifest: RunManifest) -> None:
@@ -295,13 +290,7 @@ def read_samples(path: Path) -> SamplesFile:
 
 def rewrite_samples(path: Path, records: list[SampleRecord]) -> None:
     """Atomically replace ``samples.jsonl`` with ``records`` (used to drop failed records before retrying them)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as handle:
-        for record in records:
-            handle.write(encode_record(record))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    write_bytes_atomic(path, b"".join(encode_record(record) for record in records))
 
 
 def truncate_torn_tail(path: Path, valid_size: int) -> None:
