@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -86,6 +87,13 @@ def processes_with(marker: str) -> list[int]:
         if marker in cmdline:
             found.append(int(entry))
     return found
+
+
+@pytest.fixture
+def sleep_seconds() -> str:
+    """A ``sleep`` argument no other test (or a second test run on the machine) uses, so that looking for the
+    process by its command line finds only this test's."""
+    return f"{random.randrange(10**6, 10**8)}.5"
 
 
 @pytest.fixture

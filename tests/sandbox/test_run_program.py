@@ -78,13 +78,15 @@ def test_empty_stdin_is_at_its_end(isolation: str) -> None:
 
 
 def test_a_detached_background_process_dies_with_the_run(
-    isolation: str, find_processes: Callable[[str], list[int]]
+    isolation: str, find_processes: Callable[[str], list[int]], sleep_seconds: str
 ) -> None:
-    program = "import subprocess\nsubprocess.Popen(['sleep', '23456.5'], start_new_session=True)\nprint('started')\n"
+    program = (
+        f"import subprocess\nsubprocess.Popen(['sleep', '{sleep_seconds}'], start_new_session=True)\nprint('started')\n"
+    )
     with SandboxPool(workers=1) as pool:
         first = pool.run(ProgramRequest(source=program))
         assert first.status is Status.passed and first.stdout == "started\n"
-        assert find_processes("sleep 23456.5") == []
+        assert find_processes(f"sleep {sleep_seconds}") == []
         assert pool.run(ProgramRequest(source="print(1)")).stdout == "1\n"
 
 

@@ -179,23 +179,25 @@ def test_unbounded_recursion_with_raised_limit(pool: SandboxPool) -> None:
     assert_pool_still_works(pool)
 
 
-def test_child_sleeping_past_the_limit_is_killed(pool: SandboxPool, find_processes: Callable[[str], list[int]]) -> None:
-    program = "import subprocess, time\nsubprocess.Popen(['sleep', '31337.5'])\ntime.sleep(60)\n"
+def test_child_sleeping_past_the_limit_is_killed(
+    pool: SandboxPool, find_processes: Callable[[str], list[int]], sleep_seconds: str
+) -> None:
+    program = f"import subprocess, time\nsubprocess.Popen(['sleep', '{sleep_seconds}'])\ntime.sleep(60)\n"
     outcome = pool.run(ProgramRequest(source=program, limits=Limits(wall_s=1.0)))
     assert outcome.status is Status.timeout
-    assert find_processes("sleep 31337.5") == []
+    assert find_processes(f"sleep {sleep_seconds}") == []
 
 
 def test_double_forked_daemon_does_not_outlive_the_run(
-    pool: SandboxPool, find_processes: Callable[[str], list[int]]
+    pool: SandboxPool, find_processes: Callable[[str], list[int]], sleep_seconds: str
 ) -> None:
     program = (
         "import os\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
-        "        os.execvp('sleep', ['sleep', '45678.5'])\n    os._exit(0)\nprint('parent done')\n"
+        f"        os.execvp('sleep', ['sleep', '{sleep_seconds}'])\n    os._exit(0)\nprint('parent done')\n"
     )
     outcome = pool.run(ProgramRequest(source=program, limits=QUICK))
     assert outcome.status is Status.passed
-    assert find_processes("sleep 45678.5") == []
+    assert find_processes(f"sleep {sleep_seconds}") == []
 
 
 def test_cpp_segfault(pool: SandboxPool) -> None:
