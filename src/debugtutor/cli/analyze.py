@@ -205,6 +205,9 @@ def register(app: typer.Typer) -> None:
             None, "--tests", help="Python: a file of assert statements. C++/Java: LeetCode examples or JSON calls."
         ),
         budget_s: float = typer.Option(10.0, "--budget-s", min=0.0, help="Seconds for the repair search (0: none)."),
+        per_test_s: float = typer.Option(
+            AnalysisBudget().per_test_s, "--per-test-s", min=0.01, help="Seconds each test (or LeetCode call) may run."
+        ),
         lang: str | None = typer.Option(None, "--lang", help="python, cpp or java (default: from the extension)."),
         method: str | None = typer.Option(None, "--method", help="C++/Java: the Solution method the tests call."),
         json_output: bool = typer.Option(False, "--json", help="Print one JSON object."),
@@ -220,7 +223,11 @@ def register(app: typer.Typer) -> None:
             if method is None and tests is not None:
                 method = example_method([_block_for(call) for call in calls[:1]], code, language) if calls else None
             report = analyze(
-                code, calls, budget=AnalysisBudget(repair_seconds=budget_s), language=language, method=method
+                code,
+                calls,
+                budget=AnalysisBudget(repair_seconds=budget_s, per_test_s=per_test_s),
+                language=language,
+                method=method,
             )
             if json_output:
                 emit_json(report_json(file, report))
@@ -229,7 +236,8 @@ def register(app: typer.Typer) -> None:
             return
         code, test_code = load_inputs(file, tests)
         split = split_unit_tests(test_code)
-        report = analyze(code, split.tests, setup=split.setup, budget=AnalysisBudget(repair_seconds=budget_s))
+        budget = AnalysisBudget(repair_seconds=budget_s, per_test_s=per_test_s)
+        report = analyze(code, split.tests, setup=split.setup, budget=budget)
         if json_output:
             emit_json(report_json(file, report))
         else:
