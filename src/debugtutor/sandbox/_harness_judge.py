@@ -18,18 +18,6 @@ import _dt_harness as harness  # the server imports _harness_tests.py under this
 
 JUDGE_FILENAME = "<judge>"
 PROBE_FUNCTION = "__dt_probe__"
-COMPARISONS = {
-    "Eq": lambda a, b: a == b,
-    "NotEq": lambda a, b: a != b,
-    "Lt": lambda a, b: a < b,
-    "LtE": lambda a, b: a <= b,
-    "Gt": lambda a, b: a > b,
-    "GtE": lambda a, b: a >= b,
-    "Is": lambda a, b: a is b,
-    "IsNot": lambda a, b: a is not b,
-    "In": lambda a, b: a in b,
-    "NotIn": lambda a, b: a not in b,
-}
 
 
 class ProbeRaised(Exception):
@@ -58,10 +46,10 @@ def judge_one(item: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]
     local = dict(namespace)
     local[PROBE_FUNCTION] = probe
     try:
-        if item.get("left") is not None and item.get("op") in COMPARISONS:
+        if item.get("left") is not None and item.get("op") in codec.COMPARISONS:
             left = eval(compile(item["left"], JUDGE_FILENAME, "eval"), local)
             right = eval(compile(item["right"], JUDGE_FILENAME, "eval"), local)
-            passed = bool(COMPARISONS[item["op"]](left, right))
+            passed = bool(codec.COMPARISONS[item["op"]](left, right))
             return {
                 "status": "passed" if passed else "failed",
                 "actual": codec.safe_repr(left),

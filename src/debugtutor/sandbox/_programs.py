@@ -524,7 +524,7 @@ def _host_verdict(index: int, plan: _test_plans.TestPlan, record: dict[str, Any]
                 actual=_value_codec.safe_repr(value), wall_s=wall,
             )  # fmt: skip
         left, right = (value, fast.literal) if fast.probe_on_left else (fast.literal, value)
-        passed = bool(_test_plans.COMPARISONS[fast.op](left, right))
+        passed = bool(_value_codec.COMPARISONS[fast.op](left, right))
     except (ValueError, RecursionError, MemoryError) as exc:
         info = ExceptionInfo(type="MalformedResult", message=str(exc)[:500])
         return TestOutcome(index=index, source=source, status=Status.error, exception=info, wall_s=wall)

@@ -356,17 +356,3 @@ def _probe_index(node: ast.expr) -> int | None:
     ):
         return node.args[0].value
     return None
-
-
-COMPARISONS = {
-    "Eq": lambda a, b: a == b,
-    "NotEq": lambda a, b: a != b,
-    "Lt": lambda a, b: a < b,
-    "LtE": lambda a, b: a <= b,
-    "Gt": lambda a, b: a > b,
-    "GtE": lambda a, b: a >= b,
-    "Is": lambda a, b: a is b,
-    "IsNot": lambda a, b: a is not b,
-    "In": lambda a, b: a in b,
-    "NotIn": lambda a, b: a not in b,
-}

@@ -23,6 +23,21 @@ MAX_NODES = 2_000_000
 """Values in one encoding; a larger structure encodes as an opaque value."""
 REPR_LIMIT = 2000
 
+# How a decoded probe value is compared with the expected side, by the name of the ``ast`` comparison operator (the
+# host's fast path and the judge process both decide verdicts with this one table).
+COMPARISONS = {
+    "Eq": lambda a, b: a == b,
+    "NotEq": lambda a, b: a != b,
+    "Lt": lambda a, b: a < b,
+    "LtE": lambda a, b: a <= b,
+    "Gt": lambda a, b: a > b,
+    "GtE": lambda a, b: a >= b,
+    "Is": lambda a, b: a is b,
+    "IsNot": lambda a, b: a is not b,
+    "In": lambda a, b: a in b,
+    "NotIn": lambda a, b: a not in b,
+}
+
 
 class Opaque:
     """A value the program computed that is not plain data: only its type, repr and truth value crossed over."""

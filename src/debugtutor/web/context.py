@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -107,6 +107,30 @@ def require_admin(request: Any) -> User:
     if not user.is_admin:
         raise HTTPException(status_code=403, detail="only an admin may do this (ask for an admin token)")
     return user
+
+
+def study_or_404(db: Database, study_id: int, kinds: Sequence[str], what: str) -> dict[str, Any]:
+    """The study of one of ``kinds`` with this id, or a 404 naming ``what`` kind of study was looked for."""
+    from fastapi import HTTPException
+
+    from debugtutor.web import studies
+
+    try:
+        return studies.get_study(db, study_id, kinds)
+    except LookupError as exc:
+        raise HTTPException(status_code=404, detail=f"no {what} {study_id}") from exc
+
+
+def study_item_or_404(db: Database, study_id: int, position: int) -> tuple[str, dict[str, Any]]:
+    """(item id, payload) of the study's item at ``position``, or a 404."""
+    from fastapi import HTTPException
+
+    from debugtutor.web import studies
+
+    found = studies.item_at(db, study_id, position)
+    if found is None:
+        raise HTTPException(status_code=404, detail=f"no item {position} in this study")
+    return found
 
 
 def form_text(form: Any, name: str, *, required: bool = False, limit: int = 1_000_000) -> str:

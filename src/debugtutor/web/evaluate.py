@@ -7,27 +7,24 @@ import re
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from debugtutor.errors import InputError
-from debugtutor.web import manual_eval, studies
+from debugtutor.web import context, manual_eval, studies
 from debugtutor.web.context import AppContext, current_user, form_text, require_admin, upload_text
 
 _MATCH_FIELD = re.compile(r"^m-(\d+)-(\d+)$")
 KINDS = (manual_eval.KIND,)
 
 
-def build_router(ctx: AppContext) -> Any:  # noqa: C901 (one small closure per route)
+def build_router(ctx: AppContext) -> Any:
 
     router = APIRouter()
     db = ctx.db
 
     def study_or_404(study_id: int) -> dict[str, Any]:
-        try:
-            return studies.get_study(db, study_id, KINDS)
-        except LookupError as exc:
-            raise HTTPException(status_code=404, detail=f"no evaluation study {study_id}") from exc
+        return context.study_or_404(db, study_id, KINDS, "evaluation study")
 
     @router.get("/evaluate", response_class=HTMLResponse)
     def evaluate_index(request: Request) -> Any:
@@ -84,10 +81,7 @@ def build_router(ctx: AppContext) -> Any:  # noqa: C901 (one small closure per r
     @router.get("/evaluate/{study_id}/item/{position}", response_class=HTMLResponse)
     def evaluate_item(study_id: int, position: int, request: Request) -> Any:
         study = study_or_404(study_id)
-        found = studies.item_at(db, study_id, position)
-        if found is None:
-            raise HTTPException(status_code=404, detail=f"no item {position} in this study")
-        item_id, item = found
+        item_id, item = context.study_item_or_404(db, study_id, position)
         user = current_user(request)
         answer = studies.answer_of(db, study_id, item_id, user.name)
         done, total = studies.progress(db, study_id, user.name)
@@ -107,10 +101,7 @@ def build_router(ctx: AppContext) -> Any:  # noqa: C901 (one small closure per r
     @router.post("/evaluate/{study_id}/item/{position}")
     async def evaluate_answer(study_id: int, position: int, request: Request) -> Any:
         study_or_404(study_id)
-        found = studies.item_at(db, study_id, position)
-        if found is None:
-            raise HTTPException(status_code=404, detail=f"no item {position} in this study")
-        item_id, item = found
+        item_id, item = context.study_item_or_404(db, study_id, position)
         form = await request.form()
         if form_text(form, "item_id") != item_id:
             raise InputError("this form belongs to another item: reload the page", field="item_id")

@@ -10,7 +10,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from debugtutor.errors import InputError
-from debugtutor.web import expert_studies, studentsyn_files, studies
+from debugtutor.web import context, expert_studies, studentsyn_files, studies
 from debugtutor.web.context import AppContext, current_user, form_text, require_admin
 
 KINDS = expert_studies.KINDS
@@ -32,16 +32,10 @@ def build_router(ctx: AppContext) -> Any:  # noqa: C901 (one small closure per r
     pictures_dir = ctx.config.data_dir / "pictures"
 
     def study_or_404(study_id: int) -> dict[str, Any]:
-        try:
-            return studies.get_study(db, study_id, KINDS)
-        except LookupError as exc:
-            raise HTTPException(status_code=404, detail=f"no expert study {study_id}") from exc
+        return context.study_or_404(db, study_id, KINDS, "expert study")
 
     def item_or_404(study_id: int, position: int) -> tuple[str, dict[str, Any]]:
-        found = studies.item_at(db, study_id, position)
-        if found is None:
-            raise HTTPException(status_code=404, detail=f"no item {position} in this study")
-        return found
+        return context.study_item_or_404(db, study_id, position)
 
     def benchmark_field(form: Any) -> Path:
         text = form_text(form, "benchmark").strip()

@@ -111,6 +111,31 @@ def java_messages(output: str) -> tuple[dict[int, list[dict[str, Any]]], list[st
     return owned, loose
 
 
+def settle_compile(
+    job: dict[str, Any],
+    alive: list[int],
+    messages: dict[int, list[dict[str, Any]]],
+    compiled: tuple[int, str, float],
+    parsed: tuple[dict[int, list[dict[str, Any]]], list[str]],
+) -> tuple[bool, list[int]]:
+    """Book one compile of the ``alive`` variants: its cost, each variant's first messages. Returns (done, ids):
+    done with every id when it compiled, done with none when the errors name no variant of ours, else the ids to
+    compile again without the ones that failed."""
+    code, output, seconds = compiled
+    owned, loose = parsed
+    job["compile_seconds"] += seconds
+    job["compiles"] += 1
+    for ident, found in owned.items():
+        messages.setdefault(ident, found)
+    failed = {ident for ident, found in owned.items() if any(m["severity"] == "error" for m in found)}
+    if code == 0:
+        return True, alive
+    if not failed & set(alive):
+        job["loose"] = (loose or [output.strip()[-1500:]])[:20]
+        return True, []
+    return False, [ident for ident in alive if ident not in failed]
+
+
 def compile_cpp(
     job: dict[str, Any], alive: list[int], messages: dict[int, list[dict[str, Any]]], binary: str, header: str
 ) -> list[int]:
@@ -129,19 +154,9 @@ def compile_cpp(
         with open(binary + ".cpp", "w") as handle:
             handle.write("".join(parts))
         code, output, seconds = run(job["compile"] + ["-o", binary, binary + ".cpp"], job["compile_timeout_s"])
-        job["compile_seconds"] += seconds
-        job["compiles"] += 1
-        owned, loose = cpp_messages(output)
-        for ident, found in owned.items():
-            if ident not in messages:
-                messages[ident] = found
-        failed = {ident for ident, found in owned.items() if any(m["severity"] == "error" for m in found)}
-        if code == 0:
+        done, alive = settle_compile(job, alive, messages, (code, output, seconds), cpp_messages(output))
+        if done:
             return alive
-        if not failed & set(alive):
-            job["loose"] = (loose or [output.strip()[-1500:]])[:20]
-            return []
-        alive = [ident for ident in alive if ident not in failed]
     return []
 
 
@@ -159,19 +174,9 @@ def compile_java(job: dict[str, Any], alive: list[int], messages: dict[int, list
         for ident in alive:
             sources += [f"dt_c{ident}/Solution.java", f"dt_c{ident}/DtCalls.java"]
         code, output, seconds = run(job["compile"] + ["-d", "classes"] + sources, job["compile_timeout_s"])
-        job["compile_seconds"] += seconds
-        job["compiles"] += 1
-        owned, loose = java_messages(output)
-        for ident, found in owned.items():
-            if ident not in messages:
-                messages[ident] = found
-        failed = {ident for ident, found in owned.items() if any(m["severity"] == "error" for m in found)}
-        if code == 0:
+        done, alive = settle_compile(job, alive, messages, (code, output, seconds), java_messages(output))
+        if done:
             return alive
-        if not failed & set(alive):
-            job["loose"] = (loose or [output.strip()[-1500:]])[:20]
-            return []
-        alive = [ident for ident in alive if ident not in failed]
     return []
 
 
