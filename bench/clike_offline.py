@@ -2,7 +2,8 @@
 published table, repair throughput (batched vs one compile per candidate) and time per repaired bug.
 
 Builds the four DebugEval tasks from ``../shared/data/debugbench`` with problems split by slug (``--train-fraction``,
-seed ``--seed``), keeps only the ``test`` split (problems the engine's rules were not tuned on), draws a seeded sample
+seed ``--seed``), keeps only the ``test`` split (problems the engine's rules were not tuned on; ``--split train``
+measures the development half instead, for working on the rules without looking at the test half), draws a seeded sample
 of ``--per-task`` instances per task and language, and answers each through the same views and scorer as
 ``debugtutor debugeval eval --solver offline``. Code Repair instances are built for a seeded sample of test-split
 problems only (deriving C++/Java tests compiles every oracle). Trivial baselines on the same items:
@@ -78,6 +79,19 @@ def baseline_scores(task: TaskName, items: list[EvalItem]) -> list[float]:
     return [0.0 for _ in items]
 
 
+def answer_summary(item: EvalItem, output: object) -> str:
+    """What the solver answered, short: the letter chosen (and the gold one), or whether a repair changed the code."""
+    if not isinstance(output, dict):
+        return "no answer"
+    response = str(output.get("prefill", "")) + "".join(str(r) for r in output.get("responses", [])[:1])
+    if item.input["task"] == "code-repair":
+        buggy = item.input["record"]["buggy_code"].strip()
+        return "unchanged" if not response.strip() or buggy in response else "changed"
+    if item.input["task"] == "code-review":
+        return f"forward {str(output.get('forward'))[:20]!r} reverse {str(output.get('reverse'))[:20]!r}"
+    return f"{response.strip()[:24]!r} gold {item.target!r}"
+
+
 async def solve(items: list[EvalItem], solver: OfflineSolver, concurrency: int) -> list[dict[str, Any]]:
     gate = asyncio.Semaphore(concurrency)
     answer = ViewSolver(solver.answer)
@@ -86,6 +100,7 @@ async def solve(items: list[EvalItem], solver: OfflineSolver, concurrency: int) 
     async def one(item: EvalItem) -> None:
         async with gate:
             started = time.perf_counter()
+            output: object = None
             try:
                 output = (await answer(item)).output
                 scores = await score_item(item, output)
@@ -95,7 +110,7 @@ async def solve(items: list[EvalItem], solver: OfflineSolver, concurrency: int) 
             seconds = time.perf_counter() - started
             row = {"id": item.id, "task": item.input["task"], "language": item.metadata["language"],
                    "minor": item.input["record"].get("minor_error_type"), "score": float(scores.get("score", 0.0)),
-                   "seconds": round(seconds, 2), "error": error}  # fmt: skip
+                   "seconds": round(seconds, 2), "error": error, "answer": answer_summary(item, output)}  # fmt: skip
             done.append(row)
             log(f"[{len(done)}/{len(items)}] {row['task']} {row['language']} {row['minor']}: "
                 f"{row['score']:.0f} in {seconds:.1f}s{' ' + error if error else ''}")  # fmt: skip
@@ -187,6 +202,9 @@ def main() -> int:
     parser.add_argument("--per-task", type=int, default=24)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--train-fraction", type=float, default=0.5)
+    parser.add_argument(
+        "--split", choices=("test", "train"), default="test", help="test: held-out half; train: development half"
+    )
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--repair-seconds", type=float, default=45.0, help="the compiled repair search's budget")
     parser.add_argument("--tests-cache", type=Path, default=None, help="derived Code Repair tests, kept between runs")
@@ -217,14 +235,14 @@ def main() -> int:
         for task in tasks:
             if task == "code-repair":
                 continue
-            found = build_items(task124, tasks=[task], languages=[language], split="test")
+            found = build_items(task124, tasks=[task], languages=[language], split=args.split)
             rng.shuffle(found)
             items_by[(task, language)] = [item for item in found if item.id not in measured][: args.per_task]
     repair_records: list[DebugEvalRecord] = []
     if "code-repair" in tasks:
         for language in languages:
             slugs = sorted({i.slug for i in pool if i.language == language and i.examples
-                            and split_of(i.slug, args.seed, args.train_fraction) == "test"})  # fmt: skip
+                            and split_of(i.slug, args.seed, args.train_fraction) == args.split})  # fmt: skip
             rng.shuffle(slugs)
             # more problems than needed: some give no deterministic tests or no failing buggy variant
             chosen = set(slugs[: args.per_task * (4 if measured else 2)])
@@ -240,11 +258,11 @@ def main() -> int:
             built = [
                 r
                 for r in built
-                if r.language == language and r.split == "test" and f"code-repair:{r.question_id}" not in measured
+                if r.language == language and r.split == args.split and f"code-repair:{r.question_id}" not in measured
             ]
             rng.shuffle(built)
             repair_records += built[: args.per_task]
-            items = build_items(built[: args.per_task], tasks=["code-repair"], languages=[language], split="test")
+            items = build_items(built[: args.per_task], tasks=["code-repair"], languages=[language], split=args.split)
             items_by[("code-repair", language)] = items
     build_s = time.perf_counter() - started
     log(f"built in {build_s:.0f}s: " + ", ".join(f"{t} {lang_}: {len(v)}" for (t, lang_), v in items_by.items()))

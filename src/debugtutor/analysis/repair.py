@@ -37,6 +37,7 @@ from pydantic import BaseModel, Field
 
 from debugtutor.analysis.edits import candidate_edits
 from debugtutor.sandbox import (
+    CompareMode,
     ExecOutcome,
     Language,
     LeetCodeCall,
@@ -609,12 +610,13 @@ async def arepair(
     proposer: EditProposer | None = None,
     localize: Callable[[str], Awaitable[list[int]]] | None = None,
     language: Language = "python",
+    compare: CompareMode = "exact",
 ) -> RepairSearch:
     """Search for fixes of ``code`` that pass every test (assert ``tests`` with ``setup``, or ``leetcode_calls``
-    of ``class Solution``'s ``method`` with expected outputs). ``suspicious_lines`` orders the search; without it,
-    ``localize`` (an async function source -> ranked lines) is asked. ``proposer`` defaults to
-    :func:`debugtutor.analysis.edits.candidate_edits`. C++ and Java (``language``) take ``leetcode_calls`` and are
-    searched by :func:`debugtutor.analysis.clike.repair.arepair_compiled` (candidates compiled in batches)."""
+    of ``class Solution``'s ``method`` with expected outputs, compared by ``compare``). ``suspicious_lines`` orders
+    the search; without it, ``localize`` (an async function source -> ranked lines) is asked. ``proposer`` defaults
+    to :func:`debugtutor.analysis.edits.candidate_edits`. C++ and Java (``language``) take ``leetcode_calls`` and
+    are searched by :func:`debugtutor.analysis.clike.repair.arepair_compiled` (candidates compiled in batches)."""
     if language != "python":
         from debugtutor.analysis.clike.repair import arepair_compiled
 
@@ -622,7 +624,7 @@ async def arepair(
             raise ValueError("C++ and Java repairs are verified on leetcode_calls")
         return await arepair_compiled(
             code, leetcode_calls, language=language, method=method, suspicious_lines=suspicious_lines,
-            budget=budget, localize=localize,
+            budget=budget, localize=localize, compare=compare,
         )  # fmt: skip
     budget = budget or RepairBudget()
     per_test = budget.per_test_s
@@ -633,7 +635,9 @@ async def arepair(
     async def verify_one(source: str) -> _Verdict:
         request: SandboxRequest
         if leetcode_calls is not None:
-            request = LeetCodeRequest(code=source, calls=list(leetcode_calls), method=method, limits=limits)
+            request = LeetCodeRequest(
+                code=source, calls=list(leetcode_calls), method=method, limits=limits, compare=compare
+            )
         else:
             request = PythonTestsRequest(code=source, tests=tests, setup=setup, limits=limits)
         report = await arun(request)

@@ -41,15 +41,18 @@ from debugtutor.analysis.repair import RepairBudget, arepair
 from debugtutor.analysis.static import LEETCODE_PREAMBLE, Diagnostic, check, syntax_issues
 from debugtutor.debugeval.offline_compiled import (
     CompiledFactsCache,
+    CompiledProgram,
     identify_compiled,
     line_evidence_compiled,
     review_facts,
     review_verdict,
 )
+from debugtutor.debugeval.problem_tests import answer_in_any_order
 from debugtutor.debugeval.records import OPTION_LETTERS, option_text
 from debugtutor.debugeval.views import TaskView, ViewAnswer, ViewSolver
 from debugtutor.runs import EvalItem, SolverOutput
 from debugtutor.sandbox import (
+    CompareMode,
     ExceptionInfo,
     LeetCodeCall,
     LeetCodeRequest,
@@ -604,13 +607,20 @@ class OfflineSolver:
         side = await review_buggy_side(view.code_a, view.code_b, view.examples, self.cache)
         return ViewAnswer(responses=[f"Code-{side}"])
 
+    async def _compiled_program(self, view: TaskView) -> CompiledProgram:
+        """The shared facts of the view's C++/Java program; answers compared as the statement allows."""
+        compare: CompareMode = "unordered" if answer_in_any_order(view.question) else "exact"
+        return await self.compiled_cache.get(
+            view.code, view.examples, view.language, self.compiled_repair_seconds, compare
+        )
+
     async def _compiled(self, view: TaskView) -> ViewAnswer:
         """C++ and Java (see :mod:`debugtutor.debugeval.offline_compiled`)."""
         if view.task == "code-review":
             facts = await review_facts(view.code_a, view.code_b, view.examples, view.language)
             side = review_verdict(facts) or tie_break(view.code_a, view.code_b)
             return ViewAnswer(responses=[f"Code-{side}"], evidence=str(facts))
-        program = await self.compiled_cache.get(view.code, view.examples, view.language, self.compiled_repair_seconds)
+        program = await self._compiled_program(view)
         if view.task == "bug-identification":
             letter, why = identify_compiled(program)
             return _answer(letter, f"{program.describe()}\n- {why}")
@@ -620,7 +630,8 @@ class OfflineSolver:
         return _answer(f"({OPTION_LETTERS[_structural_prior(lines, scores, view.code)]})", program.describe())
 
     async def repair(self, view: TaskView) -> ViewAnswer:
-        """The repair search's best fix (the unchanged code when none is found), as a fenced response.
+        """The repair search's best fix (for C++/Java without one, the program the compile-fix rounds made compile;
+        else the unchanged code), as a fenced response.
 
         The search is guided only by what the prompt shows: the unit tests when it shows them, else the examples in
         the problem text (with their stated outputs). C++ and Java programs are repaired by the engine's compiled
@@ -628,10 +639,14 @@ class OfflineSolver:
         budget = RepairBudget(max_seconds=self.repair_seconds, max_executions=600)
         fixed = view.code
         if view.language != "python":
-            program = await self.compiled_cache.get(
-                view.code, view.examples, view.language, self.compiled_repair_seconds
-            )
-            fixed = program.repair.source if program.repair is not None else fixed
+            program = await self._compiled_program(view)
+            search = program.search
+            if program.repair is not None:
+                fixed = program.repair.source
+            elif search is not None and search.compile_fix is not None:
+                # no fix passes the examples (or there are none to run, as for design problems): the program the
+                # compile-fix rounds made compile is closer to right than code that cannot compile
+                fixed = search.compile_fix.source
             return ViewAnswer(responses=[f"```code\n{fixed}\n```"], evidence=program.describe())
         if view.language == "python" and view.tests:
             search = await arepair(view.code, view.tests, setup=view.test_setup, budget=budget)

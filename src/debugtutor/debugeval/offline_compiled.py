@@ -33,7 +33,7 @@ from debugtutor.analysis.examples import example_calls, example_method, input_ru
 from debugtutor.analysis.execution import ExecutionFacts
 from debugtutor.analysis.repair import Repair, RepairBudget, RepairSearch, arepair
 from debugtutor.analysis.static import MAJOR_OF_BUG_TYPE, Diagnostic
-from debugtutor.sandbox import LeetCodeCall, Status
+from debugtutor.sandbox import CompareMode, LeetCodeCall, Status
 
 # Failures of a call that say "something referenced does not exist" (faulty indexing included).
 REFERENCE_FAILURES = frozenset(
@@ -90,11 +90,14 @@ class CompiledProgram:
         return "\n".join(lines) or "- no finding"
 
 
-async def compiled_program(code: str, examples: list[str], language: str, repair_seconds: float) -> CompiledProgram:
-    """Compile, run and (within ``repair_seconds``) repair one program on the stated examples."""
+async def compiled_program(
+    code: str, examples: list[str], language: str, repair_seconds: float, compare: CompareMode = "exact"
+) -> CompiledProgram:
+    """Compile, run and (within ``repair_seconds``) repair one program on the stated examples, answers compared by
+    ``compare`` (``unordered`` where the problem accepts the answer in any order)."""
     calls = [call for call in example_calls(examples, code, language) if call.expected is not None]  # type: ignore[arg-type]
     method = example_method(examples, code, language) if calls else None  # type: ignore[arg-type]
-    found = await acollect_compiled_facts(code, calls, language, method=method)  # type: ignore[arg-type]
+    found = await acollect_compiled_facts(code, calls, language, method=method, compare=compare)  # type: ignore[arg-type]
     facts = found.facts if found.compiled else None
     ranked = [item.line for item in rank_lines(code, facts, found.diagnostics, language=language)]  # type: ignore[arg-type]
     program = CompiledProgram(
@@ -109,6 +112,7 @@ async def compiled_program(code: str, examples: list[str], language: str, repair
             language=language,  # type: ignore[arg-type]
             suspicious_lines=ranked,
             budget=RepairBudget(max_seconds=repair_seconds, max_executions=3000, batch_size=32, per_test_s=1.0),
+            compare=compare,
         )
     return program
 
@@ -119,11 +123,13 @@ class CompiledFactsCache:
     def __init__(self) -> None:
         self._facts: dict[str, asyncio.Task[CompiledProgram]] = {}
 
-    async def get(self, code: str, examples: list[str], language: str, repair_seconds: float) -> CompiledProgram:
-        key = hashlib.sha1(json.dumps([code, examples, language, repair_seconds]).encode("utf-8")).hexdigest()
+    async def get(
+        self, code: str, examples: list[str], language: str, repair_seconds: float, compare: CompareMode = "exact"
+    ) -> CompiledProgram:
+        key = hashlib.sha1(json.dumps([code, examples, language, repair_seconds, compare]).encode()).hexdigest()
         task = self._facts.get(key)
         if task is None or task.get_loop() is not asyncio.get_running_loop():
-            task = asyncio.create_task(compiled_program(code, examples, language, repair_seconds))
+            task = asyncio.create_task(compiled_program(code, examples, language, repair_seconds, compare))
             self._facts[key] = task
         try:
             return await task

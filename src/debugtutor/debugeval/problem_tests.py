@@ -84,6 +84,13 @@ FLOAT_TOLERANCE = 1e-5
 # "any order" about the answer ("You may return the answer in any order"), not about an input ("order the deck in
 # any order you want")
 _ANY_ORDER = re.compile(r"\b(?:return|returned|answer|answers|output)\b[^.]*?\bany order\b", re.IGNORECASE)
+
+
+def answer_in_any_order(statement: str) -> bool:
+    """Whether a problem statement accepts the answer in any order ("return the answer in any order")."""
+    return bool(_ANY_ORDER.search(statement))
+
+
 # "If there are multiple answers, return any of them", "return the index to any of the peaks", "any valid answer":
 # the problem accepts several answers. It has to be said of the answer: "delete any of them" is about the process, and
 # "if there are multiple answers, return the smallest" is a tie-break that keeps one answer.
@@ -379,7 +386,7 @@ def _attempt(
         runs = [run(request) for _ in range(2)]
     except InputError as exc:
         return _Attempt(None, f"the {language} oracle cannot be called: {exc}")
-    any_order = bool(_ANY_ORDER.search(problem.description))
+    any_order = answer_in_any_order(problem.description)
     depth = 1 if any_order else 0
     varies = False
     kept: list[tuple[int, LeetCodeCall]] = []

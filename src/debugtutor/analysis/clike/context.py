@@ -9,7 +9,15 @@ from functools import cached_property
 
 from tree_sitter import Node
 
-from debugtutor.analysis.clike.syntax_tree import CLASS_TYPES, CompiledLanguage, SyntaxTree, enclosing, line_of
+from debugtutor.analysis.clike.syntax_tree import (
+    CLASS_TYPES,
+    CompiledLanguage,
+    SyntaxTree,
+    Token,
+    enclosing,
+    line_of,
+    tokens,
+)
 from debugtutor.analysis.edits._base import Direction, Edit, EditCategory
 from debugtutor.analysis.static import Diagnostic
 
@@ -214,3 +222,38 @@ class EditContext:
 def _is_function_declarator(node: Node) -> bool:
     parent = node.parent
     return parent is not None and parent.type == "function_declarator"
+
+
+# -- text helpers -------------------------------------------------------------------------------------------------
+
+
+def source_lines(source: str) -> list[str]:
+    return source.split("\n")
+
+
+def line_bounds(source: str, line: int) -> tuple[int, int]:
+    """(start, end) string offsets of line ``line`` (1-based, end before its newline)."""
+    start = 0
+    for _ in range(line - 1):
+        found = source.find("\n", start)
+        if found < 0:
+            return len(source), len(source)
+        start = found + 1
+    end = source.find("\n", start)
+    return start, len(source) if end < 0 else end
+
+
+class LineTokens:
+    """A program's lexer tokens, all of them and by line."""
+
+    def __init__(self, source: str) -> None:
+        self.all = tokens(source)
+        self.by_line: dict[int, list[Token]] = {}
+        for token in self.all:
+            self.by_line.setdefault(token.line, []).append(token)
+
+    def on(self, line: int) -> list[Token]:
+        return self.by_line.get(line, [])
+
+    def code_on(self, line: int) -> list[Token]:
+        return [token for token in self.on(line) if token.kind != "comment"]

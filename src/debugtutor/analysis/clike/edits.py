@@ -20,16 +20,27 @@ import re
 from collections.abc import Callable, Collection, Iterator, Sequence
 from difflib import SequenceMatcher
 
-from debugtutor.analysis.clike.context import P_FIRST, P_HIGH, P_LAST, P_LOW, P_MID, Candidate, EditContext
+from debugtutor.analysis.clike.context import (
+    P_FIRST,
+    P_HIGH,
+    P_LAST,
+    P_LOW,
+    P_MID,
+    Candidate,
+    EditContext,
+    LineTokens,
+    line_bounds,
+    source_lines,
+)
 from debugtutor.analysis.clike.diagnostics import FOREIGN_MEMBERS, FOREIGN_WORDS
 from debugtutor.analysis.clike.edits_logic import LOGIC_OPERATORS
+from debugtutor.analysis.clike.edits_structure import structure_repairs
 from debugtutor.analysis.clike.syntax_tree import (
     CompiledLanguage,
     Token,
     line_of,
     operator_token,
     parse,
-    tokens,
 )
 from debugtutor.analysis.edits._base import ALL_CATEGORIES, Direction, Edit
 from debugtutor.analysis.static import Diagnostic
@@ -44,42 +55,12 @@ def blocks_compilation(diagnostic: Diagnostic) -> bool:
     return diagnostic.category in ("syntax", "reference") and diagnostic.code not in NON_BLOCKING_CODES
 
 
-def _lines(source: str) -> list[str]:
-    return source.split("\n")
-
-
-def _line_bounds(source: str, line: int) -> tuple[int, int]:
-    """(start, end) string offsets of line ``line`` (1-based, end before its newline)."""
-    start = 0
-    for _ in range(line - 1):
-        found = source.find("\n", start)
-        if found < 0:
-            return len(source), len(source)
-        start = found + 1
-    end = source.find("\n", start)
-    return start, len(source) if end < 0 else end
-
-
 def _code_end(source: str, line: int, line_tokens: Sequence[Token]) -> int:
     """Offset just after the last non-comment token of ``line`` (the line end when there is none)."""
     code = [token for token in line_tokens if token.kind != "comment"]
     if code:
         return code[-1].end
-    return _line_bounds(source, line)[1]
-
-
-class _Tokens:
-    def __init__(self, source: str) -> None:
-        self.all = tokens(source)
-        self.by_line: dict[int, list[Token]] = {}
-        for token in self.all:
-            self.by_line.setdefault(token.line, []).append(token)
-
-    def on(self, line: int) -> list[Token]:
-        return self.by_line.get(line, [])
-
-    def code_on(self, line: int) -> list[Token]:
-        return [token for token in self.on(line) if token.kind != "comment"]
+    return line_bounds(source, line)[1]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -104,7 +85,7 @@ def missing_token_repairs(ctx: EditContext) -> Iterator[Candidate]:
                                f"insert the missing '{token}'", _MISSING_BUG.get(token, ""))  # fmt: skip
 
 
-def separator_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+def separator_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """A ``;`` at the end of the error line or the code line before it; a ``:`` after an access label or case."""
     source = ctx.source
     for line in _error_lines(ctx):
@@ -143,7 +124,7 @@ _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {")": "(", "]": "[", "}": "{"}
 
 
-def bracket_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+def bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Close a bracket the line leaves open (at the places a closer can go), or drop one it never opened."""
     source = ctx.source
     for line in _error_lines(ctx):
@@ -174,7 +155,7 @@ def bracket_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
     yield from _brace_repairs(ctx, lexed)
 
 
-def _brace_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+def _brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     depth = 0
     stack: list[Token] = []
     unmatched: list[Token] = []
@@ -189,7 +170,7 @@ def _brace_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
                 stack.pop()
             else:
                 unmatched.append(token)
-    lines = _lines(ctx.source)
+    lines = source_lines(ctx.source)
     for token in unmatched:
         if ctx.wanted(token.line) or ctx.lines is None:
             yield ctx.replace_span(P_HIGH, "drop_brace", "syntax", token.line, token.start, token.end, "",
@@ -204,7 +185,7 @@ def _brace_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
                 continue
             following = next((n for n in range(number + 1, len(lines) + 1) if lines[n - 1].strip()), None)
             if following is None or _indent(lines[following - 1]) <= opening_indent:
-                _, end = _line_bounds(ctx.source, number)
+                _, end = line_bounds(ctx.source, number)
                 yield ctx.replace_span(P_HIGH if closes == 0 else P_MID, "close_brace", "syntax", number, end, end,
                                        " }", "add the missing '}'", "unclosed parentheses")  # fmt: skip
                 closes += 1
@@ -216,7 +197,7 @@ def _indent(text: str) -> int:
     return len(text.expandtabs(4)) - len(text.expandtabs(4).lstrip())
 
 
-def string_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+def string_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Close a string or character literal where the line's code goes on, or drop its quote, or the statement."""
     source = ctx.source
     for token in lexed.all:
@@ -238,7 +219,7 @@ def string_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
         yield ctx.replace_span(P_MID, "drop_quote", "syntax", token.line, token.start, token.start + 1, "",
                                "drop the stray quote", bug)  # fmt: skip
         # an appended half statement (`string s = "never closed`): drop it from its start
-        line_start, _ = _line_bounds(source, token.line)
+        line_start, _ = line_bounds(source, token.line)
         before = [t for t in lexed.on(token.line) if t.end <= token.start and t.kind != "comment"]
         cut = next((t.end for t in reversed(before) if t.text in (";", "{", "}")), None)
         if cut is not None:
@@ -248,7 +229,7 @@ def string_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
                                "drop the line", bug)  # fmt: skip
 
 
-def comment_repairs(ctx: EditContext, lexed: _Tokens, compiles: bool) -> Iterator[Candidate]:
+def comment_repairs(ctx: EditContext, lexed: LineTokens, compiles: bool) -> Iterator[Candidate]:
     """``#`` comments to ``//``, unterminated or stray block-comment marks dropped, commented-out code restored."""
     source = ctx.source
     undeclared = {d.symbol for d in ctx.diagnostics if d.symbol and d.code == "undeclared-name"}
@@ -257,7 +238,7 @@ def comment_repairs(ctx: EditContext, lexed: _Tokens, compiles: bool) -> Iterato
         if token.kind == "comment" and token.text.startswith("/*") and not token.closed and ctx.wanted(line):
             yield ctx.replace_span(P_HIGH, "drop_comment_mark", "syntax", line, token.start, token.start + 2, "",
                                    "drop the '/*' that never closes", "illegal comment")  # fmt: skip
-            line_end = _line_bounds(source, line)[1]
+            line_end = line_bounds(source, line)[1]
             yield ctx.replace_span(P_MID, "close_comment", "syntax", line, line_end, line_end, " */",
                                    "close the comment on its line", "illegal comment")  # fmt: skip
         elif token.kind == "symbol" and token.text == "#" and ctx.wanted(line):
@@ -305,7 +286,7 @@ def assignment_repairs(ctx: EditContext) -> Iterator[Candidate]:
     for diagnostic in ctx.diagnostics:
         if diagnostic.code not in ("assignment-to-value", "condition-not-boolean", "type-mismatch"):
             continue
-        start, end = _line_bounds(ctx.source, diagnostic.line)
+        start, end = line_bounds(ctx.source, diagnostic.line)
         for found in re.finditer(r"(?<![=!<>+\-*/%&|^])=(?!=)", ctx.source[start:end]):
             position = start + found.start()
             yield ctx.replace_span(P_HIGH, "assignment_to_comparison", "syntax", diagnostic.line, position,
@@ -314,7 +295,7 @@ def assignment_repairs(ctx: EditContext) -> Iterator[Candidate]:
 
 def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
     """Drop a ``;`` that empties a loop or ``if``; brace an unbraced body over the lines indented with it."""
-    lines = _lines(ctx.source)
+    lines = source_lines(ctx.source)
     for node in ctx.tree.named("if_statement", "for_statement", "while_statement", "for_range_loop",
                                "enhanced_for_statement", "else_clause"):  # fmt: skip
         body = node.child_by_field_name("body") or node.child_by_field_name("consequence")
@@ -348,7 +329,7 @@ def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
         if not (ctx.wanted(header_line) or any(ctx.wanted(n) for n in range(body_line, run_end + 1))):
             continue
         start, _ = ctx.tree.span(body)
-        _, end = _line_bounds(ctx.source, run_end)
+        _, end = line_bounds(ctx.source, run_end)
         source = ctx.source[:start] + "{ " + ctx.source[start:end] + " }" + ctx.source[end:]
         yield ctx.make(P_HIGH, "brace_body", "syntax", header_line,
                        f"braces around lines {body_line}-{run_end}", source, "illegal separation")  # fmt: skip
@@ -356,7 +337,7 @@ def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
 
 def delete_line_repairs(ctx: EditContext) -> Iterator[Candidate]:
     for line in _error_lines(ctx):
-        start, end = _line_bounds(ctx.source, line)
+        start, end = line_bounds(ctx.source, line)
         if ctx.source[start:end].strip():
             yield ctx.replace_span(P_LAST, "delete_line", "syntax", line, start, end, "", "delete the line", "")
 
@@ -410,7 +391,7 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
         if not symbol or diagnostic.category != "reference" or not ctx.wanted(diagnostic.line):
             continue
         line = diagnostic.line
-        start, end = _line_bounds(source, line)
+        start, end = line_bounds(source, line)
         text = source[start:end]
         uses = [m for m in re.finditer(rf"(?<![\w.]){re.escape(symbol)}\b", text)]
         member_uses = [m for m in re.finditer(rf"(?<=[.>])\s*{re.escape(symbol)}\b", text)]
@@ -473,7 +454,7 @@ def _drop_statement_at(ctx: EditContext, line: int) -> Iterator[Candidate]:
             return
 
 
-def foreign_word_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+def foreign_word_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Foreign keywords the tree shows even without a compiler message (``elif``, ``var``, ``len(x)``)."""
     table = FOREIGN_WORDS[ctx.language]
     for token in lexed.all:
@@ -500,7 +481,7 @@ def foreign_word_repairs(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate
 # Mutations (bug injection) beyond the self-inverse logic operators.
 
 
-def syntax_mutations(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+def syntax_mutations(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     source = ctx.source
     statements = [node for node in ctx.tree.statements() if node.type not in ("compound_statement", "block")]
     for node in statements:
@@ -533,7 +514,7 @@ def syntax_mutations(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
     yield from _operator_mutations(ctx)
 
 
-def _token_mutations(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+def _token_mutations(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Syntax mutations of single tokens: quotes, closing brackets, comment marks, access-specifier colons."""
     source = ctx.source
     for token in lexed.all:
@@ -607,7 +588,7 @@ _INJECTED_MEMBERS = {
 }
 
 
-def reference_mutations(ctx: EditContext, lexed: _Tokens) -> Iterator[Candidate]:
+def reference_mutations(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     words = _INJECTED_WORDS[ctx.language]
     members = _INJECTED_MEMBERS[ctx.language]
     for token in lexed.all:
@@ -669,7 +650,7 @@ def candidate_edits(
     shows is used. Each yielded program differs from ``source`` and from every earlier one."""
     tree = parse(source, language)
     ctx = EditContext(tree, language, None if lines is None else set(lines), direction, tuple(diagnostics))
-    lexed = _Tokens(source)
+    lexed = LineTokens(source)
     compiles = not tree.has_error and not any(blocks_compilation(d) for d in diagnostics)
     operators: list[Callable[[], Iterator[Candidate]]] = []
     if direction == "repair":
@@ -686,6 +667,8 @@ def candidate_edits(
             ]
         if "reference" in categories:
             operators += [lambda: reference_repairs(ctx), lambda: foreign_word_repairs(ctx, lexed)]
+        if "syntax" in categories or "reference" in categories:
+            operators.append(lambda: structure_repairs(ctx, lexed))
     else:
         if "syntax" in categories:
             operators.append(lambda: syntax_mutations(ctx, lexed))

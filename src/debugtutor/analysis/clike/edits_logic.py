@@ -312,6 +312,46 @@ def off_by_one_edits(ctx: EditContext) -> Iterator[Candidate]:
                 yield ctx.edit_node(priority, "off_by_one", category, node, new, f"{role} {text} -> {new}", bug)
 
 
+def _allocation_sizes(ctx: EditContext) -> Iterator[Node]:
+    """The size expressions of array and container allocations: ``new int[n]`` (both languages), C++
+    ``vector<int> dp(n)`` and ``vector<int> dp(n, 0)``."""
+    for node in ctx.tree.named("dimensions_expr", "new_declarator"):
+        if node.named_children:
+            yield node.named_children[0]
+    for node in ctx.tree.named("declaration"):
+        kind = node.child_by_field_name("type")
+        if kind is None or not ctx.tree.text(kind).startswith(("vector", "string", "std::vector")):
+            continue
+        for declarator in node.named_children:
+            if declarator.type == "init_declarator":
+                arguments = next((c for c in declarator.named_children if c.type == "argument_list"), None)
+                if arguments is not None and arguments.named_children:
+                    yield arguments.named_children[0]
+            elif declarator.type == "function_declarator":
+                parameters = declarator.child_by_field_name("parameters")
+                if parameters is not None and parameters.named_children:
+                    yield parameters.named_children[0]
+
+
+def allocation_size_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """One more (or one fewer) element in an allocation. An index past the end crashes where the array is read,
+    not where it was made too small, so a repair tries every allocation whatever lines are suspected."""
+    for node in _allocation_sizes(ctx):
+        text = ctx.tree.text(node)
+        if "\n" in text or len(text) > 60:
+            continue
+        if ctx.direction == "mutate":
+            if ctx.wanted(line_of(node)) and _plus(text, -1) != text:
+                yield ctx.edit_node(P_MID, "allocation_size", "reference", node, _plus(text, -1),
+                                    f"size {text} -> {_plus(text, -1)}", "faulty indexing")  # fmt: skip
+            continue
+        for delta, priority in ((1, P_MID), (-1, P_LOW)):
+            new = _plus(text, delta)
+            if new != text:
+                yield ctx.edit_node(priority, "allocation_size", "reference", node, new, f"size {text} -> {new}",
+                                    "faulty indexing")  # fmt: skip
+
+
 def name_swap_edits(ctx: EditContext) -> Iterator[Candidate]:
     """Library names and keywords a bug swaps for a sibling (``min``/``max``, ``first``/``second``, ``true``/``false``,
     ``break``/``continue`` ...)."""
@@ -425,6 +465,7 @@ LOGIC_OPERATORS = (
     arithmetic_edits,
     condition_edits,
     off_by_one_edits,
+    allocation_size_edits,
     name_swap_edits,
     constant_edits,
     variable_edits,

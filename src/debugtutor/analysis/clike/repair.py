@@ -44,6 +44,7 @@ from debugtutor.sandbox import CompareMode, LeetCodeCall, LeetCodeRequest, Limit
 FIRST_PASS_TEST_S = 0.25
 MAX_FIX_ROUNDS = 4
 EDITS_PER_SITE = 24
+DELETING_OPERATORS = frozenset({"delete_line", "delete_statement", "drop_line", "drop_unclosed_statement"})
 
 
 def normal_form(source: str) -> str | None:
@@ -201,6 +202,18 @@ def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list
     return [edit for site in errors for edit in by_site.get(site, [])]
 
 
+def _cover(clearing: list[tuple[Edit, set[int]]]) -> list[Edit]:
+    """Edits that together clear the most error sites: the edit clearing most first (the most plausible among
+    equals), then each edit that clears a site none before it did."""
+    covered: set[int] = set()
+    picks: list[Edit] = []
+    for edit, sites in sorted(clearing, key=lambda pair: -len(pair[1])):
+        if sites - covered:
+            picks.append(edit)
+            covered |= sites
+    return picks
+
+
 async def _compile_fix_rounds(
     code: str, verifier: CompiledVerifier, budget: RepairBudget, started: float
 ) -> tuple[str, list[AppliedEdit], Repair | None, int]:
@@ -220,7 +233,7 @@ async def _compile_fix_rounds(
         verdicts = await verifier.verify([edit.source for edit in edits], remaining, True)
         verified += len(edits)
         line_map_cache: dict[str, dict[int, int]] = {}
-        chosen: dict[int, Edit] = {}
+        clearing: list[tuple[Edit, set[int]]] = []
         for edit, verdict in zip(edits, verdicts):
             if verdict.all_passed:
                 mapping = _line_map(code, current)
@@ -234,16 +247,24 @@ async def _compile_fix_rounds(
                 mapping = line_map_cache[edit.source]
                 lines_after = {mapping.get(line, line) for line in verifier.blocking_lines(edit.source)}
             introduced = lines_after - {line + delta for line in errors for delta in (-1, 0, 1)}
-            if introduced:
+            # an error left on a neighbouring line that had its own error before is that line's, not this one's
+            cleared = {
+                site for site in errors if not lines_after & ({site - 1, site, site + 1} - (set(errors) - {site}))
+            }
+            if introduced and (len(introduced) >= len(cleared) or cleared != set(errors)):
+                # a new error elsewhere is tolerated only from an edit that clears every old one (code a broken
+                # comment hid comes back with its own mistakes)
                 continue
-            for site in errors:
-                if site not in chosen and not lines_after & {site - 1, site, site + 1} and abs(site - edit.line) <= 2:
-                    chosen[site] = edit
-        if not chosen:
+            near = {site for site in cleared if abs(site - edit.line) <= 2}
+            if near or (cleared and cleared == set(errors)):
+                # far sites count too once the edit clears one near it (a restored brace clears a whole function),
+                # except for deletions, which silence whatever followed from the deleted code
+                clearing.append((edit, near if edit.operator in DELETING_OPERATORS and near else cleared))
+        picks = _cover(clearing)
+        if not picks:
             break
-        picks = list(dict.fromkeys(chosen.values()))
         merged = merge_edits(current, [edit.source for edit in picks])
-        if merged is None:
+        if merged is None or normal_form(merged) is None:
             picks = picks[:1]
             merged = picks[0].source
         mapping = _line_map(code, current)

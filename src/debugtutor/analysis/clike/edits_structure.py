@@ -1,0 +1,262 @@
+"""Repairs that read the whole program rather than the error line: C++ and Java.
+
+A compiler reports a missing ``}`` where the file ends or where a function definition turns up inside another, and
+a hidden block of code where the braces stop matching, far from the mistake. These operators look for the mistake
+where it is:
+
+* **braces the indentation implies**: a block whose lines fall back to (or below) the indentation of its opening
+  line without a ``}`` there is closed at that point (all such points at once, and each alone); a loop or ``if``
+  header with an indented body and a ``}`` at its own indentation gets the ``{`` it lacks;
+* **code hidden in a block comment** (``/* for (...) { ... }*/``) is uncommented, and a ``/*`` that never closes
+  dropped, when a brace error says the structure is broken;
+* **text after the last class** that is not code (prose, markup) is blanked when the compiler complains there;
+* **literals of the wrong kind**: a quoted name or number where the compiler wanted a number is unquoted, a
+  multi-character C++ character literal (``'22'``) becomes a string;
+* **on a line the compiler rejects**: ``new X<>`` gets its call parentheses, another language's phrases
+  (``is not None``, ``and``, ``or``, ``not``) are spelt in this one;
+* **member shapes of the other language**: ``.length``, ``.length()``, ``.size()`` traded for one another where the
+  compiler says the member does not exist, and an object qualifier dropped from a name the class itself declares
+  (``ob.v`` -> ``v``).
+
+Every edit keeps the line count: inserted braces go at the end of a line, blanked text leaves its newlines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from debugtutor.analysis.clike.context import (
+    P_FIRST,
+    P_HIGH,
+    P_MID,
+    Candidate,
+    EditContext,
+    LineTokens,
+    line_bounds,
+    source_lines,
+)
+from debugtutor.analysis.static import Diagnostic
+
+# Compiler findings that say the program's block structure is broken somewhere, not necessarily on their line.
+STRUCTURE_CODES = frozenset({"unbalanced-brackets", "misplaced-statement", "parse-error", "compile-error"})
+# Members that one language spells as another's: an array's ``length`` field, a string's ``length()``, a
+# container's ``size()``.
+MEMBER_SHAPES = {"cpp": (".size()", ".length()"), "java": (".length", ".length()", ".size()")}
+SHAPED_MEMBERS = frozenset({"length", "size", "len", "count"})
+_CODE_WORDS = re.compile(r"\b(?:for|while|if|return|else)\b|[A-Za-z_]\w*\s*\(")
+# Lines written at their block's indentation or left of it by custom: access and case labels.
+_LABEL = re.compile(r"\s*(?:public|private|protected|default|case\b[^:]*)\s*:(?!:)")
+
+
+def _blocking(ctx: EditContext) -> list[Diagnostic]:
+    return [d for d in ctx.diagnostics if d.category in ("syntax", "reference")]
+
+
+def _structure_broken(ctx: EditContext) -> bool:
+    return any(d.code in STRUCTURE_CODES for d in _blocking(ctx))
+
+
+def _indent(text: str) -> int:
+    expanded = text.expandtabs(4)
+    return len(expanded) - len(expanded.lstrip())
+
+
+def _code_end(ctx: EditContext, lexed: LineTokens, line: int) -> int:
+    code = lexed.code_on(line)
+    return code[-1].end if code else line_bounds(ctx.source, line)[1]
+
+
+def indentation_brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """Close, at the end of its last line, each block the indentation ends without a ``}`` (only when the program
+    has more ``{`` than ``}``)."""
+    braces = [t for t in lexed.all if t.kind == "symbol" and t.text in "{}"]
+    missing = sum(1 for t in braces if t.text == "{") - sum(1 for t in braces if t.text == "}")
+    if missing <= 0:
+        return
+    lines = source_lines(ctx.source)
+    spots: list[tuple[int, int]] = []
+    for token in braces:
+        code = lexed.code_on(token.line)
+        if token.text != "{" or code[-1] is not token:
+            continue
+        opening = _indent(lines[token.line - 1])
+        last_inside = token.line
+        for number in range(token.line + 1, len(lines) + 1):
+            text = lines[number - 1]
+            if not text.strip() or not lexed.code_on(number) or _LABEL.match(text):
+                continue
+            if _indent(text) <= opening:
+                if not (text.lstrip().startswith("}") and _indent(text) == opening):
+                    spots.append((last_inside, _code_end(ctx, lexed, last_inside)))
+                break
+            last_inside = number
+    spots = sorted(set(spots))
+    if not spots:
+        return
+    if len(spots) <= missing + 1 and len(spots) > 1:
+        fixed = ctx.source
+        for _, offset in reversed(spots):
+            fixed = fixed[:offset] + " }" + fixed[offset:]
+        where = ", ".join(str(line) for line, _ in spots)
+        yield ctx.make(P_FIRST, "close_blocks", "syntax", spots[0][0], f"close the blocks ending on lines {where}",
+                       fixed, "unclosed parentheses")  # fmt: skip
+    for line, offset in spots:
+        yield ctx.replace_span(P_HIGH, "close_block", "syntax", line, offset, offset, " }",
+                               "close the block its indentation ends here", "unclosed parentheses")  # fmt: skip
+
+
+_HEADER = re.compile(r"\s*(?:}\s*)?(?:for|while|if|else\s+if|else)\b.*[^;{\s]\s*$")
+
+
+def opening_brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """Open, at the end of a loop or ``if`` header, the block its indented body and a ``}`` at the header's
+    indentation imply (only when the program has more ``}`` than ``{``)."""
+    braces = [t for t in lexed.all if t.kind == "symbol" and t.text in "{}"]
+    if sum(1 for t in braces if t.text == "}") <= sum(1 for t in braces if t.text == "{"):
+        return
+    lines = source_lines(ctx.source)
+    code_lines = [n for n in range(1, len(lines) + 1) if lexed.code_on(n)]
+    for position, number in enumerate(code_lines):
+        header = lines[number - 1]
+        if not _HEADER.match(header) or position + 1 >= len(code_lines):
+            continue
+        indent = _indent(header)
+        if _indent(lines[code_lines[position + 1] - 1]) <= indent:
+            continue
+        for later in code_lines[position + 1 :]:
+            text = lines[later - 1]
+            if _indent(text) < indent or (_indent(text) == indent and not text.lstrip().startswith("}")):
+                break
+            if _indent(text) == indent:
+                offset = _code_end(ctx, lexed, number)
+                yield ctx.replace_span(P_HIGH, "open_block", "syntax", number, offset, offset, " {",
+                                       "open the block its body and its '}' imply", "unclosed parentheses")  # fmt: skip
+                break
+
+
+_NEW_WITHOUT_CALL = re.compile(r"\bnew\s+[A-Za-z_][\w.]*\s*(?:<[^;()]*>)?(?=\s*[;,)])")
+# Another language's spelling of a test or an operator, and ours (``x is not None`` in Java).
+_FOREIGN_PHRASES = {
+    "java": ((r"\bis\s+not\s+None\b", "!= null"), (r"\bis\s+None\b", "== null"), (r"\band\b", "&&"),
+             (r"\bor\b", "||"), (r"\bnot\s+", "!")),
+    "cpp": ((r"\bis\s+not\s+None\b", "!= nullptr"), (r"\bis\s+None\b", "== nullptr")),
+}  # fmt: skip
+
+
+def error_line_phrase_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """On a line the compiler rejects: call parentheses for ``new X<>``, and another language's phrases
+    (``is not None``, ``and``) in this language's spelling."""
+    for line in sorted({d.line for d in _blocking(ctx)}):
+        start, end = line_bounds(ctx.source, line)
+        text = ctx.source[start:end]
+        for found in _NEW_WITHOUT_CALL.finditer(text):
+            yield ctx.replace_span(P_HIGH, "call_constructor", "syntax", line, start + found.end(),
+                                   start + found.end(), "()", "call the constructor", "missing colons")  # fmt: skip
+        translated = text
+        for pattern, spelling in _FOREIGN_PHRASES[ctx.language]:
+            translated = re.sub(pattern, spelling, translated)
+        if translated != text:
+            yield ctx.replace_span(P_HIGH, "translate_phrase", "reference", line, start, end, translated,
+                                   "another language's phrases in this one's spelling", "illegal keywords")  # fmt: skip
+
+
+def commented_code_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """Uncomment a block comment that holds code when a brace error says the structure is broken."""
+    if not _structure_broken(ctx):
+        return
+    for token in lexed.all:
+        if token.kind != "comment" or not token.text.startswith("/*"):
+            continue
+        if not token.closed:
+            yield ctx.replace_span(P_HIGH, "drop_comment_mark", "syntax", token.line, token.start, token.start + 2,
+                                   "", "drop the '/*' that never closes", "illegal comment")  # fmt: skip
+            continue
+        inner = token.text[2:-2]
+        if not re.search(r"[;{}]", inner) or not re.search(
+            r"\b(?:for|while|if|return|else)\b|[A-Za-z_]\w*\s*\(", inner
+        ):
+            continue
+        shifts_braces = inner.count("{") != inner.count("}")
+        yield ctx.replace_span(P_HIGH if shifts_braces else P_MID, "uncomment", "syntax", token.line, token.start,
+                               token.end, inner, "restore the commented-out code", "illegal comment")  # fmt: skip
+        # a stray '/*' that a later comment's '*/' happens to close
+        yield ctx.replace_span(P_MID, "drop_comment_mark", "syntax", token.line, token.start, token.start + 2, "",
+                               "drop the '/*'", "illegal comment")  # fmt: skip
+
+
+def trailing_text_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """Blank what follows the last top-level ``}`` when it is not code and the compiler complains there."""
+    lines = source_lines(ctx.source)
+    closing = max((n for n, text in enumerate(lines, 1) if re.match(r"}\s*;?\s*$", text)), default=None)
+    if closing is None or not any(d.line > closing for d in _blocking(ctx)):
+        return
+    after = [n for n in range(closing + 1, len(lines) + 1) if lines[n - 1].strip()]
+    if not after:
+        return
+    start = line_bounds(ctx.source, after[0])[0]
+    end = line_bounds(ctx.source, after[-1])[1]
+    blanked = "".join(ch if ch == "\n" else "" for ch in ctx.source[start:end])
+    yield ctx.replace_span(P_HIGH, "drop_trailing_text", "syntax", after[0], start, end, blanked,
+                           "drop the text after the last class", "illegal keywords")  # fmt: skip
+
+
+def _numberish(text: str) -> bool:
+    return re.fullmatch(r"[A-Za-z_]\w*|-?\d+(?:\.\d+)?", text) is not None
+
+
+def literal_kind_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """Unquote a quoted name or number where the compiler wanted a number; a multi-character C++ character literal
+    becomes a string."""
+    mismatched = {d.line for d in _blocking(ctx) if d.code == "type-mismatch"}
+    for token in lexed.all:
+        if token.kind == "string" and token.closed and token.line in mismatched:
+            inner = token.text[1:-1]
+            if _numberish(inner):
+                yield ctx.replace_span(P_HIGH, "unquote", "syntax", token.line, token.start, token.end, inner,
+                                       f"{token.text} -> {inner}", "unclosed string")  # fmt: skip
+        elif token.kind == "char" and token.closed and len(token.text) > 3 and not token.text.startswith("'\\"):
+            string = '"' + token.text[1:-1] + '"'
+            yield ctx.replace_span(P_HIGH, "char_to_string", "syntax", token.line, token.start, token.end, string,
+                                   f"{token.text} -> {string}", "unclosed string")  # fmt: skip
+
+
+def _member_uses(text: str, symbol: str) -> Iterator[re.Match[str]]:
+    yield from re.finditer(rf"(?:\.|->)\s*{re.escape(symbol)}\b(\s*\(\s*\))?", text)
+
+
+def member_shape_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """``.length`` / ``.length()`` / ``.size()`` traded where the compiler says the member does not exist; an object
+    qualifier dropped from a name the class itself declares (``ob.v`` -> ``v``)."""
+    own = ctx.declared_names | ctx.methods | set(ctx.fields)
+    seen: set[tuple[int, str]] = set()
+    for diagnostic in _blocking(ctx):
+        symbol, line = diagnostic.symbol, diagnostic.line
+        if not symbol or diagnostic.category != "reference" or (line, symbol) in seen:
+            continue
+        seen.add((line, symbol))
+        start, end = line_bounds(ctx.source, line)
+        text = ctx.source[start:end]
+        for found in _member_uses(text, symbol):
+            if symbol in SHAPED_MEMBERS:
+                for shape in MEMBER_SHAPES[ctx.language]:
+                    if shape.lstrip(".") != (symbol + ("()" if found.group(1) else "")):
+                        yield ctx.replace_span(P_FIRST, "member_shape", "reference", line, start + found.start(),
+                                               start + found.end(), shape, f"'{found.group(0).strip()}' -> '{shape}'",
+                                               "illegal keywords")  # fmt: skip
+            qualifier = re.search(r"[A-Za-z_]\w*\s*$", text[: found.start()])
+            if symbol in own and qualifier is not None and qualifier.group(0).strip() != "this":
+                symbol_at = start + found.start() + found.group(0).index(symbol)
+                yield ctx.replace_span(P_HIGH, "drop_qualifier", "reference", line, start + qualifier.start(),
+                                       symbol_at, "", f"'{symbol}' unqualified", "undefined objects")  # fmt: skip
+
+
+def structure_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """Every operator of this module."""
+    yield from indentation_brace_repairs(ctx, lexed)
+    yield from opening_brace_repairs(ctx, lexed)
+    yield from error_line_phrase_repairs(ctx)
+    yield from commented_code_repairs(ctx, lexed)
+    yield from trailing_text_repairs(ctx, lexed)
+    yield from literal_kind_repairs(ctx, lexed)
+    yield from member_shape_repairs(ctx)

@@ -1,0 +1,171 @@
+"""Whole-program repairs of C++/Java (analysis/clike/edits_structure.py): each operator proposes the fix, and the
+compile-fix rounds of the repair search find fixes that need two of them at once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from debugtutor.analysis.clike.edits import candidate_edits
+from debugtutor.analysis.clike.repair import arepair_compiled
+from debugtutor.analysis.repair import RepairBudget
+from debugtutor.analysis.static import Diagnostic
+from debugtutor.sandbox import LeetCodeCall
+
+COUNTER = """class Solution {
+public:
+    int countAbove(vector<int>& values, int limit) {
+        int above = 0;
+        for (int i = 0; i < values.size(); i++) {
+            if (values[i] > limit) {
+                above++;
+            }
+        }
+        int below = 0;
+        for (int i = 0; i < values.size(); i++) {
+            if (values[i] < limit) {
+                below++;
+            }
+        }
+        return above - below;
+    }
+};
+"""
+
+
+def _sources(code: str, language: str, diagnostics: list[Diagnostic] | None = None) -> list[str]:
+    return [e.source for e in candidate_edits(code, language, diagnostics=diagnostics or [])]  # type: ignore[arg-type]
+
+
+def _error(line: int, code: str, message: str = "", symbol: str = "", category: str = "syntax") -> Diagnostic:
+    return Diagnostic(category=category, line=line, column=0, message=message or code, code=code, symbol=symbol)  # type: ignore[arg-type]
+
+
+def _drop_inner_closers(code: str) -> str:
+    """COUNTER with the closing braces of both ``if`` blocks gone (the lines stay, blank)."""
+    lines = code.split("\n")
+    for number in (8, 14):
+        assert lines[number - 1].strip() == "}"
+        lines[number - 1] = ""
+    return "\n".join(lines)
+
+
+def test_the_indentation_says_where_each_missing_brace_goes() -> None:
+    broken = _drop_inner_closers(COUNTER)
+    fixes = _sources(broken, "cpp", [_error(3, "compile-error", "the bracket opened on line 3 never closes")])
+    both = [fix for fix in fixes if fix.count("{") == fix.count("}")]
+    assert both, "no candidate closes both blocks"
+    lines = both[0].split("\n")
+    assert lines[6].rstrip().endswith("above++; }") and lines[12].rstrip().endswith("below++; }")
+    assert len(lines) == len(broken.split("\n"))
+    # a balanced program gets no brace insertions
+    assert not any(e.operator in ("close_blocks", "close_block") for e in candidate_edits(COUNTER, "cpp"))
+
+
+def test_code_hidden_in_a_block_comment_comes_back_when_the_braces_break() -> None:
+    hidden = COUNTER.replace(
+        "        for (int i = 0; i < values.size(); i++) {\n            if (values[i] < limit)",
+        "        /* for (int i = 0; i < values.size(); i++) {\n            if (values[i] < limit)",
+    )
+    hidden = hidden.replace(
+        "            }\n        }\n        return above", "            }\n        }*/\n        return above"
+    )
+    assert hidden != COUNTER and hidden.count("*/") == 1
+    structural = _error(17, "misplaced-statement", "a function-definition is not allowed here")
+    restored = hidden.replace("/*", "", 1).replace("*/", "", 1)
+    assert restored in _sources(hidden, "cpp", [structural])
+    # no structural error: comments stay comments
+    assert not any(e.operator == "uncomment" and e.line == 11 for e in candidate_edits(hidden, "cpp"))
+
+
+def test_text_after_the_last_class_is_blanked_when_the_compiler_complains_there() -> None:
+    trailing = COUNTER + "<note>\nthe loop was wrong\n</note>\n"
+    fixes = _sources(trailing, "cpp", [_error(19, "parse-error", "expected unqualified-id before '<' token")])
+    assert COUNTER + "\n\n\n" in fixes
+    assert not any(e.operator == "drop_trailing_text" for e in candidate_edits(trailing, "cpp"))
+
+
+def test_literals_of_the_wrong_kind() -> None:
+    quoted = COUNTER.replace(
+        "return above - below;", 'if (above > 100) return "INT_MAX";\n        return above - below;'
+    )
+    mismatch = _error(16, "type-mismatch", "invalid conversion from 'const char*' to 'int'")
+    assert quoted.replace('"INT_MAX"', "INT_MAX") in _sources(quoted, "cpp", [mismatch])
+    multichar = COUNTER.replace("int above = 0;", "string above = '12';")
+    assert multichar.replace("'12'", '"12"') in _sources(multichar, "cpp")
+
+
+@pytest.mark.parametrize(
+    "language,written,diagnostic_symbol,expected",
+    [
+        ("cpp", "values.length", "length", "values.size()"),
+        ("cpp", "values.length()", "length", "values.size()"),
+        ("java", "values.size()", "size", "values.length"),
+        ("java", "values.length()", "length", "values.length"),
+    ],
+)
+def test_member_shapes_of_the_other_language(
+    language: str, written: str, diagnostic_symbol: str, expected: str
+) -> None:
+    code = COUNTER.replace("i < values.size()", f"i < {written}", 1)
+    missing = _error(5, "no-such-member", "no member", diagnostic_symbol, "reference")
+    assert code.replace(written, expected, 1) in _sources(code, language, [missing])
+
+
+def test_an_object_qualifier_comes_off_a_name_the_class_declares() -> None:
+    code = COUNTER.replace("int above = 0;", "Solution helper;\n        int above = 0;").replace(
+        "above++;", "helper.above++;"
+    )
+    missing = _error(8, "no-such-member", "'class Solution' has no member named 'above'", "above", "reference")
+    assert code.replace("helper.above++;", "above++;") in _sources(code, "cpp", [missing])
+
+
+@pytest.mark.slow
+def test_the_compile_fix_rounds_apply_fixes_that_need_two_edits_at_once() -> None:
+    """Both blocks unclosed, then two quoted constants on neighbouring lines: each program compiles and passes its
+    examples after the repair search, in one or two compile rounds."""
+    calls = [
+        LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=1),
+        LeetCodeCall(args={"values": [3, 3], "limit": 4}, expected=-2),
+    ]
+    quoted = COUNTER.replace(
+        "        return above - below;",
+        '        if (above > 1000) return "INT_MAX";\n        if (below > 1000) return "INT_MIN";\n'
+        "        return above - below;",
+    )
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
+    for broken in (_drop_inner_closers(COUNTER), quoted):
+        search = asyncio.run(arepair_compiled(broken, calls, language="cpp", method="countAbove", budget=budget))
+        assert search.best is not None, broken
+        assert search.best.source.count("{") == search.best.source.count("}")
+        assert '"INT_M' not in search.best.source
+
+
+def test_a_header_whose_body_and_closing_brace_say_it_opened_a_block_gets_its_brace() -> None:
+    lost = COUNTER.replace("for (int i = 0; i < values.size(); i++) {\n            if (values[i] > limit)",
+                           "for (int i = 0; i < values.size(); i++)\n            if (values[i] > limit)")  # fmt: skip
+    assert lost.count("{") + 1 == lost.count("}")
+    assert COUNTER.replace("i++) {", "i++) {", 1) in _sources(lost, "cpp") or any(
+        fix.count("{") == fix.count("}") and "i++) {\n            if (values[i] > limit)" in fix
+        for fix in _sources(lost, "cpp")
+    )
+
+
+def test_on_a_rejected_line_constructors_get_called_and_foreign_phrases_translated() -> None:
+    java = "class Solution {\n    Map<Integer, Integer> seen = new HashMap<>;\n    boolean has(Integer x) {\n" \
+           "        return x is not None and seen.containsKey(x);\n    }\n}\n"  # fmt: skip
+    errors = [_error(2, "parse-error", "'(' or '[' expected"), _error(4, "parse-error", "';' expected")]
+    fixes = _sources(java, "java", errors)
+    assert java.replace("new HashMap<>;", "new HashMap<>();") in fixes
+    assert any("return x != null && seen.containsKey(x);" in fix for fix in fixes)
+    assert not any("!= null" in fix for fix in _sources(java, "java"))
+
+
+def test_allocations_grow_by_one_whatever_lines_are_suspected() -> None:
+    java = "class Solution {\n    int last(int n) {\n        int[] dp = new int[n];\n        dp[n] = 1;\n" \
+           "        return dp[n];\n    }\n}\n"  # fmt: skip
+    grown = [e.source for e in candidate_edits(java, "java", lines=[5]) if e.operator == "allocation_size"]
+    assert java.replace("new int[n]", "new int[n + 1]") in grown
+    cpp = COUNTER.replace("int above = 0;", "vector<int> marks(values.size());\n        int above = 0;")
+    assert cpp.replace("marks(values.size())", "marks(values.size() + 1)") in _sources(cpp, "cpp")
