@@ -169,3 +169,14 @@ def test_allocations_grow_by_one_whatever_lines_are_suspected() -> None:
     assert java.replace("new int[n]", "new int[n + 1]") in grown
     cpp = COUNTER.replace("int above = 0;", "vector<int> marks(values.size());\n        int above = 0;")
     assert cpp.replace("marks(values.size())", "marks(values.size() + 1)") in _sources(cpp, "cpp")
+
+
+def test_a_counter_never_declared_is_declared_at_the_top_of_its_function() -> None:
+    code = COUNTER.replace("        int below = 0;\n", "")
+    missing = _error(12, "undeclared-name", "'below' was not declared in this scope", "below", "reference")
+    fixes = _sources(code, "cpp", [missing])
+    assert code.replace("int limit) {", "int limit) { int below = 0;") in fixes
+    # a name used as an object or a function is not a counter
+    called = COUNTER.replace("above++;", "above++; log(above);")
+    unknown = _error(7, "undeclared-name", "'log' was not declared in this scope", "log", "reference")
+    assert not any(e.operator == "declare_variable" for e in candidate_edits(called, "cpp", diagnostics=[unknown]))

@@ -16,7 +16,8 @@ where it is:
   (``is not None``, ``and``, ``or``, ``not``) are spelt in this one;
 * **member shapes of the other language**: ``.length``, ``.length()``, ``.size()`` traded for one another where the
   compiler says the member does not exist, and an object qualifier dropped from a name the class itself declares
-  (``ob.v`` -> ``v``).
+  (``ob.v`` -> ``v``);
+* **a counter never declared** (``one++`` with no ``one``) is declared as an ``int`` at the top of its function.
 
 Every edit keeps the line count: inserted braces go at the end of a line, blanked text leaves its newlines.
 """
@@ -36,6 +37,7 @@ from debugtutor.analysis.clike.context import (
     line_bounds,
     source_lines,
 )
+from debugtutor.analysis.clike.syntax_tree import FUNCTION_TYPES
 from debugtutor.analysis.static import Diagnostic
 
 # Compiler findings that say the program's block structure is broken somewhere, not necessarily on their line.
@@ -251,6 +253,31 @@ def member_shape_repairs(ctx: EditContext) -> Iterator[Candidate]:
                                        symbol_at, "", f"'{symbol}' unqualified", "undefined objects")  # fmt: skip
 
 
+def missing_declaration_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """Declare, at the top of its function, a variable the compiler cannot find that the code only counts with
+    (``one++``, ``one += x``, ``one = 0``): DebugBench's undefined objects often delete one such declaration."""
+    seen: set[str] = set()
+    for diagnostic in _blocking(ctx):
+        name = diagnostic.symbol
+        if diagnostic.code != "undeclared-name" or not name or name in seen or name in ctx.declared_names:
+            continue
+        seen.add(name)
+        uses = re.findall(rf"(?<![\w.]){re.escape(name)}\b\s*(\(|\.|\[|\+\+|--|[-+*/]?=(?!=)|)", ctx.source)
+        if not name[:1].islower() or any(use in ("(", ".", "[") for use in uses):
+            continue
+        if not any(use for use in uses) and not re.search(rf"(?:\+\+|--){re.escape(name)}\b", ctx.source):
+            continue
+        for function in ctx.tree.named(*FUNCTION_TYPES):
+            body = function.child_by_field_name("body")
+            first, last = function.start_point[0] + 1, function.end_point[0] + 1
+            if body is None or not first <= diagnostic.line <= last:
+                continue
+            opening = ctx.tree.span(body)[0] + 1
+            yield ctx.replace_span(P_HIGH, "declare_variable", "reference", diagnostic.line, opening, opening,
+                                   f" int {name} = 0;", f"declare 'int {name} = 0'", "undefined objects")  # fmt: skip
+            break
+
+
 def structure_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Every operator of this module."""
     yield from indentation_brace_repairs(ctx, lexed)
@@ -260,3 +287,4 @@ def structure_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
     yield from trailing_text_repairs(ctx, lexed)
     yield from literal_kind_repairs(ctx, lexed)
     yield from member_shape_repairs(ctx)
+    yield from missing_declaration_repairs(ctx)
