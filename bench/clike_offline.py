@@ -100,7 +100,7 @@ async def solve(items: list[EvalItem], solver: OfflineSolver, concurrency: int) 
     async def one(item: EvalItem) -> None:
         async with gate:
             started = time.perf_counter()
-            output: object = None
+            output: Any = None
             try:
                 output = (await answer(item)).output
                 scores = await score_item(item, output)
