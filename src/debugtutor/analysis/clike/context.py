@@ -257,3 +257,11 @@ class LineTokens:
 
     def code_on(self, line: int) -> list[Token]:
         return [token for token in self.on(line) if token.kind != "comment"]
+
+
+def code_end(source: str, line: int, line_tokens: Sequence[Token]) -> int:
+    """Offset just after the last non-comment token of ``line`` (the line end when there is none)."""
+    code = [token for token in line_tokens if token.kind != "comment"]
+    if code:
+        return code[-1].end
+    return line_bounds(source, line)[1]

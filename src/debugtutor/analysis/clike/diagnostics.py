@@ -27,6 +27,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     CompiledLanguage,
     SyntaxTree,
     end_line_of,
+    indent_width,
     line_of,
     operator_token,
     parse,
@@ -481,10 +482,6 @@ def _diagnostic(line: int, code: str, message: str, bug_type: str, category: Dia
     return Diagnostic(category=category, line=line, column=0, message=message, code=code, bug_type=bug_type)
 
 
-def _indent(text: str) -> int:
-    return len(text.expandtabs(4)) - len(text.expandtabs(4).lstrip())
-
-
 def pattern_diagnostics(source: str, language: CompiledLanguage, tree: SyntaxTree | None = None) -> list[Diagnostic]:
     """Suspicious shapes that compile: see the module docstring."""
     tree = tree or parse(source, language)
@@ -511,14 +508,14 @@ def pattern_diagnostics(source: str, language: CompiledLanguage, tree: SyntaxTre
         elif body.type not in ("compound_statement", "block") and node.type != "do_statement":
             # an unbraced body followed by a line indented like it: the author meant both to be inside
             last = end_line_of(body)
-            header_indent = _indent(lines[line_of(node) - 1]) if line_of(node) <= len(lines) else 0
-            body_indent = _indent(lines[line_of(body) - 1]) if line_of(body) <= len(lines) else 0
+            header_indent = indent_width(lines[line_of(node) - 1]) if line_of(node) <= len(lines) else 0
+            body_indent = indent_width(lines[line_of(body) - 1]) if line_of(body) <= len(lines) else 0
             following = next((n for n in range(last + 1, len(lines) + 1) if lines[n - 1].strip()), None)
             if (
                 following is not None
                 and line_of(body) > line_of(node)
                 and body_indent > header_indent
-                and _indent(lines[following - 1]) == body_indent
+                and indent_width(lines[following - 1]) == body_indent
                 and not lines[following - 1].strip().startswith(("}", "else", "//", "/*"))
             ):
                 found.append(

@@ -29,6 +29,7 @@ from debugtutor.analysis.clike.context import (
     Candidate,
     EditContext,
     LineTokens,
+    code_end,
     line_bounds,
     source_lines,
 )
@@ -38,6 +39,7 @@ from debugtutor.analysis.clike.edits_structure import structure_repairs
 from debugtutor.analysis.clike.syntax_tree import (
     CompiledLanguage,
     Token,
+    indent_width,
     line_of,
     operator_token,
     parse,
@@ -53,14 +55,6 @@ _MISSING_BUG = {";": "missing colons", ":": "missing colons", ")": "unclosed par
 
 def blocks_compilation(diagnostic: Diagnostic) -> bool:
     return diagnostic.category in ("syntax", "reference") and diagnostic.code not in NON_BLOCKING_CODES
-
-
-def _code_end(source: str, line: int, line_tokens: Sequence[Token]) -> int:
-    """Offset just after the last non-comment token of ``line`` (the line end when there is none)."""
-    code = [token for token in line_tokens if token.kind != "comment"]
-    if code:
-        return code[-1].end
-    return line_bounds(source, line)[1]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -96,14 +90,14 @@ def separator_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
             code = lexed.code_on(target)
             if not code or code[-1].text in (";", "{", "}", ",", ":", "(", "&&", "||", "+", "<<"):
                 continue
-            end = _code_end(source, target, code)
+            end = code_end(source, target, code)
             yield ctx.replace_span(P_HIGH, "insert_semicolon", "syntax", target, end, end, ";",
                                    "add the missing ';'", "missing colons")  # fmt: skip
         for token in lexed.code_on(line):
             if token.text in ("public", "private", "protected", "default") or token.text == "case":
                 following = next((t for t in lexed.code_on(line) if t.start > token.start and t.text == ":"), None)
                 if following is None:
-                    end = _code_end(source, line, lexed.code_on(line))
+                    end = code_end(source, line, lexed.code_on(line))
                     insert_at = token.end if token.text != "case" else end
                     if token.text == "case":
                         code = lexed.code_on(line)
@@ -138,7 +132,7 @@ def bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
                     following = code[index + 1] if index + 1 < len(code) else None
                     if following is not None and following.text in ("{", ";", "&&", "||", ")", "?", ",", "]"):
                         spots.append(token.end)
-                spots.append(_code_end(source, line, code))
+                spots.append(code_end(source, line, code))
                 if code and code[-1].text in (";", "{"):
                     spots.append(code[-1].start)
                 for rank, spot in enumerate(dict.fromkeys(reversed(spots))):
@@ -177,24 +171,20 @@ def _brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
                                    "drop an unmatched '}'", "unclosed parentheses")  # fmt: skip
     for token in stack[-2:]:
         # a block that never closes: close it where the indentation falls back to its opening line's
-        opening_indent = _indent(lines[token.line - 1])
+        opening_indent = indent_width(lines[token.line - 1])
         closes = 0
         for number in range(token.line + 1, len(lines) + 1):
             text = lines[number - 1]
             if not text.strip():
                 continue
             following = next((n for n in range(number + 1, len(lines) + 1) if lines[n - 1].strip()), None)
-            if following is None or _indent(lines[following - 1]) <= opening_indent:
+            if following is None or indent_width(lines[following - 1]) <= opening_indent:
                 _, end = line_bounds(ctx.source, number)
                 yield ctx.replace_span(P_HIGH if closes == 0 else P_MID, "close_brace", "syntax", number, end, end,
                                        " }", "add the missing '}'", "unclosed parentheses")  # fmt: skip
                 closes += 1
                 if closes >= 3:
                     break
-
-
-def _indent(text: str) -> int:
-    return len(text.expandtabs(4)) - len(text.expandtabs(4).lstrip())
 
 
 def string_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
@@ -314,12 +304,12 @@ def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
         body_line = line_of(body)
         if body_line == header_line:
             continue
-        body_indent = _indent(lines[body_line - 1])
+        body_indent = indent_width(lines[body_line - 1])
         run_end = body.end_point[0] + 1
         number = run_end + 1
         while number <= len(lines):
             text = lines[number - 1]
-            if text.strip() and (_indent(text) < body_indent or text.strip().startswith("}")):
+            if text.strip() and (indent_width(text) < body_indent or text.strip().startswith("}")):
                 break
             if text.strip():
                 run_end = number

@@ -34,10 +34,11 @@ from debugtutor.analysis.clike.context import (
     Candidate,
     EditContext,
     LineTokens,
+    code_end,
     line_bounds,
     source_lines,
 )
-from debugtutor.analysis.clike.syntax_tree import FUNCTION_TYPES
+from debugtutor.analysis.clike.syntax_tree import FUNCTION_TYPES, indent_width
 from debugtutor.analysis.static import Diagnostic
 
 # Compiler findings that say the program's block structure is broken somewhere, not necessarily on their line.
@@ -59,16 +60,6 @@ def _structure_broken(ctx: EditContext) -> bool:
     return any(d.code in STRUCTURE_CODES for d in _blocking(ctx))
 
 
-def _indent(text: str) -> int:
-    expanded = text.expandtabs(4)
-    return len(expanded) - len(expanded.lstrip())
-
-
-def _code_end(ctx: EditContext, lexed: LineTokens, line: int) -> int:
-    code = lexed.code_on(line)
-    return code[-1].end if code else line_bounds(ctx.source, line)[1]
-
-
 def indentation_brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Close, at the end of its last line, each block the indentation ends without a ``}`` (only when the program
     has more ``{`` than ``}``)."""
@@ -82,15 +73,15 @@ def indentation_brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[C
         code = lexed.code_on(token.line)
         if token.text != "{" or code[-1] is not token:
             continue
-        opening = _indent(lines[token.line - 1])
+        opening = indent_width(lines[token.line - 1])
         last_inside = token.line
         for number in range(token.line + 1, len(lines) + 1):
             text = lines[number - 1]
             if not text.strip() or not lexed.code_on(number) or _LABEL.match(text):
                 continue
-            if _indent(text) <= opening:
-                if not (text.lstrip().startswith("}") and _indent(text) == opening):
-                    spots.append((last_inside, _code_end(ctx, lexed, last_inside)))
+            if indent_width(text) <= opening:
+                if not (text.lstrip().startswith("}") and indent_width(text) == opening):
+                    spots.append((last_inside, code_end(ctx.source, last_inside, lexed.on(last_inside))))
                 break
             last_inside = number
     spots = sorted(set(spots))
@@ -123,15 +114,15 @@ def opening_brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candi
         header = lines[number - 1]
         if not _HEADER.match(header) or position + 1 >= len(code_lines):
             continue
-        indent = _indent(header)
-        if _indent(lines[code_lines[position + 1] - 1]) <= indent:
+        indent = indent_width(header)
+        if indent_width(lines[code_lines[position + 1] - 1]) <= indent:
             continue
         for later in code_lines[position + 1 :]:
             text = lines[later - 1]
-            if _indent(text) < indent or (_indent(text) == indent and not text.lstrip().startswith("}")):
+            if indent_width(text) < indent or (indent_width(text) == indent and not text.lstrip().startswith("}")):
                 break
-            if _indent(text) == indent:
-                offset = _code_end(ctx, lexed, number)
+            if indent_width(text) == indent:
+                offset = code_end(ctx.source, number, lexed.on(number))
                 yield ctx.replace_span(P_HIGH, "open_block", "syntax", number, offset, offset, " {",
                                        "open the block its body and its '}' imply", "unclosed parentheses")  # fmt: skip
                 break

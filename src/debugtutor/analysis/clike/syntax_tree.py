@@ -303,6 +303,12 @@ def tokens(source: str) -> list[Token]:
 _PAIRS = {"(": ")", "[": "]", "{": "}"}
 
 
+def indent_width(text: str) -> int:
+    """How far a line is indented, tabs counted as four columns."""
+    expanded = text.expandtabs(4)
+    return len(expanded) - len(expanded.lstrip())
+
+
 def imbalance(source: str) -> tuple[int, str] | None:
     """The first place where a string, character literal or block comment does not close or ``()[]{}`` do not
     nest, as (line, message); None when everything balances.
