@@ -16,7 +16,7 @@ Sampling is driven by ``seed`` only, so the same call returns the same mutants.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -175,10 +175,14 @@ def mutate(
         return mutants
     while len(mutants) < count and attempts > 0:
         attempts -= 1
-        stacked = _stack(source, pool, order, rng, operators, categories, preamble)
-        if stacked is None or stacked[-1][1] in seen:
+
+        def propose(program: str, line: int) -> Iterable[Edit]:
+            return candidate_edits(program, lines=[line], direction="mutate", categories=categories, preamble=preamble)
+
+        stacked = stack_edits(source, pool, order, rng, propose, operators)
+        if stacked is None or stacked[-1].source in seen:
             continue
-        edits, final = [e for e, _ in stacked], stacked[-1][1]
+        edits, final = stacked, stacked[-1].source
         seen.add(final)
         if verifier.verify(final, "multiple"):
             mutants.append(
@@ -194,20 +198,19 @@ def mutate(
     return mutants
 
 
-def _stack(
+def stack_edits(
     source: str,
     pool: list[Edit],
     order: int,
     rng: random.Random,
+    propose: Callable[[str, int], Iterable[Edit]],
     operators: Collection[str] | None,
-    categories: Collection[str],
-    preamble: Collection[str],
-) -> list[tuple[Edit, str]] | None:
-    """Pick ``order`` edits at distinct lines and apply them in turn (non-syntax first); ``None`` if it cannot."""
+) -> list[Edit] | None:
+    """Pick ``order`` edits of ``pool`` at distinct lines and apply them in turn (syntax-breaking ones last), each
+    re-derived on the program so far by ``propose(program, line)``; ``None`` if it cannot. Python and the compiled
+    languages share it; only their edit proposers differ."""
     # edits that add or remove lines would shift the lines of the later ones
-    stable = [e for e in pool if len(e.source.splitlines()) == len(source.splitlines())]
-    if not stable:
-        return None
+    stable = [e for e in pool if e.source.count("\n") == source.count("\n")]
     chosen: list[Edit] = []
     used_lines: set[int] = set()
     for edit in rng.sample(stable, k=min(len(stable), order * 6)):
@@ -217,22 +220,20 @@ def _stack(
     if len(chosen) < order:
         return None
     chosen.sort(key=lambda e: e.category == "syntax")
-    applied: list[tuple[Edit, str]] = []
+    applied: list[Edit] = []
     current = source
     for wanted in chosen:
-        # re-derive the edit on the current program: the same operator at the same line, same description
+        # the same operator at the same line, preferably the same description
         options = [
             e
-            for e in candidate_edits(
-                current, lines=[wanted.line], direction="mutate", categories=categories, preamble=preamble
-            )
+            for e in propose(current, wanted.line)
             if e.operator == wanted.operator and (operators is None or e.operator in operators)
         ]
         match = next((e for e in options if e.description == wanted.description), options[0] if options else None)
         if match is None:
             return None
         current = match.source
-        applied.append((match, current))
+        applied.append(match)
     return applied
 
 

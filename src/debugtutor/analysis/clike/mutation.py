@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from debugtutor.analysis.clike.diagnostics import compiler_diagnostics
 from debugtutor.analysis.clike.edits import candidate_edits
 from debugtutor.analysis.clike.harness import Variant, VariantResult, arun_variants
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
 from debugtutor.analysis.edits import ALL_CATEGORIES, Edit
-from debugtutor.analysis.mutation import Mutant, MutantCategory
+from debugtutor.analysis.mutation import Mutant, MutantCategory, stack_edits
 from debugtutor.sandbox import LeetCodeCall
 
 BATCH = 24
@@ -60,39 +60,6 @@ def _shows(
             return raised or changed
         return False
     return changed
-
-
-def _stack(
-    source: str, pool: list[Edit], order: int, rng: random.Random, language: CompiledLanguage,
-    categories: Collection[str], operators: Collection[str] | None,
-) -> list[Edit] | None:  # fmt: skip
-    """``order`` edits at distinct lines applied in turn (syntax-breaking ones last), re-derived on each step."""
-    stable = [edit for edit in pool if edit.source.count("\n") == source.count("\n")]
-    chosen: list[Edit] = []
-    used: set[int] = set()
-    for edit in rng.sample(stable, k=min(len(stable), order * 6)):
-        if edit.line not in used and len(chosen) < order:
-            chosen.append(edit)
-            used.add(edit.line)
-    if len(chosen) < order:
-        return None
-    chosen.sort(key=lambda edit: edit.category == "syntax")
-    applied: list[Edit] = []
-    current = source
-    for wanted in chosen:
-        options = [
-            edit
-            for edit in candidate_edits(
-                current, language, lines=[wanted.line], categories=categories, direction="mutate"
-            )
-            if edit.operator == wanted.operator and (operators is None or edit.operator in operators)
-        ]
-        match = next((e for e in options if e.description == wanted.description), options[0] if options else None)
-        if match is None:
-            return None
-        current = match.source
-        applied.append(match)
-    return applied
 
 
 async def amutate_compiled(
@@ -135,8 +102,12 @@ async def amutate_compiled(
                 seen.add(edit.source)
                 proposals.append(([edit], edit.source))
     else:
+
+        def propose(program: str, line: int) -> Iterable[Edit]:
+            return candidate_edits(program, language, lines=[line], categories=categories, direction="mutate")
+
         for _ in range(attempts * 3):
-            stacked = _stack(source, pool, order, rng, language, categories, operators)
+            stacked = stack_edits(source, pool, order, rng, propose, operators)
             if stacked is not None and stacked[-1].source not in seen:
                 seen.add(stacked[-1].source)
                 proposals.append((stacked, stacked[-1].source))
