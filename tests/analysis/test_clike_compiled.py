@@ -89,3 +89,52 @@ def test_engine_analyzes_and_repairs_cpp() -> None:
     assert report.repair is not None
     assert "total += nums[i]" in report.repair.source
     assert report.repair.changed_lines == [6]
+
+
+TREE_CPP = """class Solution {
+public:
+    int countNodes(TreeNode* root) {
+        if (root == nullptr) return 0;
+        return 1 + countNodes(root->left) + countNodes(root->right);
+    }
+};
+"""
+TREE_JAVA = """class Solution {
+    public int countNodes(TreeNode root) {
+        if (root == null) return 0;
+        return 1 + countNodes(root.left) + countNodes(root.right);
+    }
+}
+"""
+TREE_JAVA_OWN_NODE = (
+    """class TreeNode {
+    int val; TreeNode left, right;
+    TreeNode(int val) { this.val = val; }
+}
+"""
+    + TREE_JAVA
+)
+TREE_CALLS = [
+    LeetCodeCall(args={"root": [3, 1, 4, None, 2]}, expected=4),
+    LeetCodeCall(args={"root": []}, expected=0),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language,code", [("cpp", TREE_CPP), ("java", TREE_JAVA)])
+def test_node_typed_arguments_reach_the_program(language: str, code: str) -> None:
+    # the harness declares each call's arguments with the node classes the program sees
+    wrong = code.replace("return 1 +", "return 2 +")
+    batch = run_variants(language, [Variant(code), Variant(wrong)], TREE_CALLS, method="countNodes")  # type: ignore[arg-type]
+    right, off = batch.variants
+    assert right.compiled and right.harness_error is None and right.passed == 2
+    assert off.compiled and [call.status for call in off.calls] == [Status.failed, Status.passed]
+
+
+@pytest.mark.slow
+def test_java_program_with_its_own_node_class_is_not_given_the_harness_one() -> None:
+    batch = run_variants("java", [Variant(TREE_JAVA_OWN_NODE)], TREE_CALLS, method="countNodes")
+    (result,) = batch.variants
+    # a class of the program's own is not the harness's: the arguments cannot be built, and that is reported as the
+    # harness's problem rather than as a compile error of the program
+    assert not result.compiled and result.harness_error

@@ -357,11 +357,17 @@ def _java_unit(ident: int, source: str) -> str:
         return match.group(0) if match.group(3) == "Solution" else match.group(1) + "      " + match.group(2)
 
     body = _PUBLIC_TYPE.sub(drop_public, source)
-    imports = [f"package dt_c{ident};", JAVA_IMPORTS.strip()]
-    for node in ("ListNode", "TreeNode"):
-        if not re.search(rf"\b(?:class|interface|record)\s+{node}\b", _without_comments(source)):
-            imports.append(f"import {JAVA_PACKAGE}.{node};")
-    return " ".join(imports) + " " + body
+    return " ".join([f"package dt_c{ident};", JAVA_IMPORTS.strip(), *_java_node_imports(source)]) + " " + body
+
+
+def _java_node_imports(source: str) -> list[str]:
+    """Imports of the harness's node classes that ``source`` does not define itself (a single-type import would
+    shadow a class of its own)."""
+    return [
+        f"import {JAVA_PACKAGE}.{node};"
+        for node in ("ListNode", "TreeNode")
+        if not re.search(rf"\b(?:class|interface|record)\s+{node}\b", _without_comments(source))
+    ]
 
 
 def _without_comments(source: str) -> str:
@@ -394,7 +400,9 @@ def _java_arguments(signature: Signature, calls: Sequence[LeetCodeCall]) -> tupl
     return source, names
 
 
-def _java_calls(ident: int, signature: Signature | None, argument_names: list[list[str]]) -> str:
+def _java_calls(ident: int, signature: Signature | None, argument_names: list[list[str]], source: str) -> str:
+    """``dt_c<ident>/DtCalls.java``: one case per call, its arguments typed as the variant's ``source`` sees them
+    (the harness's node classes unless the source defines its own)."""
     cases = []
     if signature is not None:
         for index, names in enumerate(argument_names):
@@ -412,7 +420,8 @@ def _java_calls(ident: int, signature: Signature | None, argument_names: list[li
                 body = f"return {call};"
             cases.append(f"            case {index}: {{ {' '.join(declared)} {body} }}")
     return (
-        f"package dt_c{ident};\n\nimport java.util.*;\n\npublic final class DtCalls {{\n"
+        f"package dt_c{ident};\n\nimport java.util.*;\n{chr(10).join(_java_node_imports(source))}\n\n"
+        "public final class DtCalls {\n"
         "    public static Object call(int test) throws Throwable {\n        switch (test) {\n"
         + "\n".join(cases)
         + "\n            default: return null;\n        }\n    }\n}\n"
@@ -444,7 +453,7 @@ def _java_job(
     for ident, variant in enumerate(variants):
         source = instrument(variant.source, "java") if variant.instrument else variant.source
         files[f"dt_c{ident}/Solution.java"] = _java_unit(ident, source)
-        files[f"dt_c{ident}/DtCalls.java"] = _java_calls(ident, signature, argument_names)
+        files[f"dt_c{ident}/DtCalls.java"] = _java_calls(ident, signature, argument_names, source)
     lint = ["-Xlint:all", "-Xmaxwarns", "100000"] if warnings else ["-nowarn"]
     return {"files": files, "compile": [*JAVAC, *lint, "-Xmaxerrs", "100000"], "java": JAVA}
 
