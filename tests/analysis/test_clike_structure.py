@@ -180,3 +180,27 @@ def test_a_counter_never_declared_is_declared_at_the_top_of_its_function() -> No
     called = COUNTER.replace("above++;", "above++; log(above);")
     unknown = _error(7, "undeclared-name", "'log' was not declared in this scope", "log", "reference")
     assert not any(e.operator == "declare_variable" for e in candidate_edits(called, "cpp", diagnostics=[unknown]))
+
+
+def test_brackets_left_open_are_closed_where_the_code_shows_they_end() -> None:
+    roots = """class Solution {
+public:
+    int find(vector<int>& parent, int u) {
+        if (u == parent[u]) return u;
+        parent[u] = find(parent, parent[u]);
+        return parent[u];
+    }
+};
+"""
+    broken = roots.replace("u == parent[u])", "u == parent[u)").replace("parent, parent[u]);", "parent, parent[u);")
+    # both lines at once (neither single fix balances the program), among the most plausible edits
+    assert roots in _sources(broken, "cpp")[:4]
+    assert roots in _sources(roots.replace("return parent[u];", "return parent[u;"), "cpp")[:4]
+    # a balanced program gets nothing of the kind
+    assert not any(e.operator in ("close_brackets", "close_bracket") for e in candidate_edits(roots, "cpp"))
+
+
+def test_a_brace_after_code_that_closes_a_block_early_is_dropped() -> None:
+    early = COUNTER.replace("above++;", "above++;}", 1)
+    assert COUNTER in _sources(early, "cpp")
+    assert not any(e.operator == "drop_brace" for e in candidate_edits(COUNTER, "cpp"))

@@ -100,7 +100,7 @@ def _exception_lines(
                 if loop is not None:
                     lines.setdefault(loop, "a timeout (the loop does not end)")
             elif error.type not in _NOT_RAISED_HERE:
-                lines.setdefault(error.line, error.type)
+                _raised_at(lines, code, error.line, error.type, language)
     if lines:
         return lines
     for test in facts.failing:
@@ -113,10 +113,21 @@ def _exception_lines(
             and test.exception.line is not None
             and test.exception.type not in _NOT_RAISED_HERE
         ):
-            lines.setdefault(test.exception.line, test.exception.type)
+            _raised_at(lines, code, test.exception.line, test.exception.type, language)
     if facts.load_error is not None and facts.load_error.line is not None:
         lines.setdefault(facts.load_error.line, facts.load_error.type)
     return lines
+
+
+def _raised_at(lines: dict[int, str], code: str, line: int, error: str, language: Language) -> None:
+    """Book an exception at ``line``; a null used in C++/Java also points back to where it was set to null."""
+    lines.setdefault(line, error)
+    if language != "python":
+        from debugtutor.analysis.clike.nulls import is_null_failure, null_origins
+
+        if is_null_failure(error):
+            for origin in null_origins(code, line, language):
+                lines.setdefault(origin, f"the null behind the {error} at line {line} is set here")
 
 
 def rank_lines(

@@ -36,6 +36,7 @@ from debugtutor.analysis.clike.context import (
 from debugtutor.analysis.clike.diagnostics import FOREIGN_MEMBERS, FOREIGN_WORDS
 from debugtutor.analysis.clike.edits_logic import LOGIC_OPERATORS
 from debugtutor.analysis.clike.edits_structure import structure_repairs
+from debugtutor.analysis.clike.nulls import null_argument_edits, null_initialisation_edits
 from debugtutor.analysis.clike.syntax_tree import (
     CompiledLanguage,
     Token,
@@ -656,7 +657,12 @@ def candidate_edits(
                 lambda: delete_line_repairs(ctx),
             ]
         if "reference" in categories:
-            operators += [lambda: reference_repairs(ctx), lambda: foreign_word_repairs(ctx, lexed)]
+            operators += [
+                lambda: reference_repairs(ctx),
+                lambda: foreign_word_repairs(ctx, lexed),
+                lambda: null_initialisation_edits(ctx),
+                lambda: null_argument_edits(ctx),
+            ]
         if "syntax" in categories or "reference" in categories:
             operators.append(lambda: structure_repairs(ctx, lexed))
     else:

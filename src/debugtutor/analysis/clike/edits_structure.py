@@ -7,6 +7,8 @@ where it is:
 * **braces the indentation implies**: a block whose lines fall back to (or below) the indentation of its opening
   line without a ``}`` there is closed at that point (all such points at once, and each alone); a loop or ``if``
   header with an indented body and a ``}`` at its own indentation gets the ``{`` it lacks;
+* **brackets closed where the code shows they end**: ``par[u)`` and ``size[v;`` (all such lines at once), and a
+  ``}`` after code on its line dropped when the program has more ``}`` than ``{``;
 * **code hidden in a block comment** (``/* for (...) { ... }*/``) is uncommented, and a ``/*`` that never closes
   dropped, when a brace error says the structure is broken;
 * **text after the last class** that is not code (prose, markup) is blanked when the compiler complains there;
@@ -97,6 +99,55 @@ def indentation_brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[C
     for line, offset in spots:
         yield ctx.replace_span(P_HIGH, "close_block", "syntax", line, offset, offset, " }",
                                "close the block its indentation ends here", "unclosed parentheses")  # fmt: skip
+
+
+def mismatched_bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """Close each ``[`` or ``(`` that its line leaves open where the code shows it must end: before a closer of the
+    other kind (``par[u)`` -> ``par[u])``) or, for ``[``, before the ``;`` (``size[v;``). All such places at once
+    (two unclosed brackets make neither single fix balance the program), and each alone."""
+    closers = {"(": ")", "[": "]"}
+    inserts: list[tuple[int, int, str]] = []
+    for line in range(1, len(source_lines(ctx.source)) + 1):
+        stack: list[str] = []
+        for token in lexed.code_on(line):
+            if token.kind != "symbol":
+                continue
+            if token.text in closers:
+                stack.append(token.text)
+            elif token.text in (")", "]") and stack:
+                while stack and closers[stack[-1]] != token.text:
+                    inserts.append((line, token.start, closers[stack.pop()]))
+                if stack:
+                    stack.pop()
+            elif token.text == ";" and "[" in stack:
+                while "[" in stack:
+                    inserts.append((line, token.start, closers[stack.pop()]))
+    if not inserts:
+        return
+    if len(inserts) > 1:
+        fixed = ctx.source
+        for _, offset, closer in sorted(inserts, key=lambda item: -item[1]):
+            fixed = fixed[:offset] + closer + fixed[offset:]
+        where = ", ".join(str(line) for line in dict.fromkeys(line for line, _, _ in inserts))
+        yield ctx.make(P_FIRST, "close_brackets", "syntax", inserts[0][0], f"close the brackets left open on lines "
+                       f"{where}", fixed, "unclosed parentheses")  # fmt: skip
+    for line, offset, closer in inserts:
+        yield ctx.replace_span(P_FIRST, "close_bracket", "syntax", line, offset, offset, closer, f"add '{closer}'",
+                               "unclosed parentheses")  # fmt: skip
+
+
+def stray_brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """With more ``}`` than ``{``, drop a ``}`` written after code on its line (``x = f(i);}`` closing a loop
+    early), the last such first."""
+    braces = [t for t in lexed.all if t.kind == "symbol" and t.text in "{}"]
+    extra = sum(1 for t in braces if t.text == "}") - sum(1 for t in braces if t.text == "{")
+    if extra <= 0:
+        return
+    for token in reversed(braces):
+        code = lexed.code_on(token.line)
+        if token.text == "}" and code[0] is not token and code[-1] is token and code[-2].text == ";":
+            yield ctx.replace_span(P_HIGH, "drop_brace", "syntax", token.line, token.start, token.end, "",
+                                   "drop the '}' that closes the block early", "illegal separation")  # fmt: skip
 
 
 _HEADER = re.compile(r"\s*(?:}\s*)?(?:for|while|if|else\s+if|else)\b.*[^;{\s]\s*$")
@@ -273,6 +324,8 @@ def structure_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
     """Every operator of this module."""
     yield from indentation_brace_repairs(ctx, lexed)
     yield from opening_brace_repairs(ctx, lexed)
+    yield from mismatched_bracket_repairs(ctx, lexed)
+    yield from stray_brace_repairs(ctx, lexed)
     yield from error_line_phrase_repairs(ctx)
     yield from commented_code_repairs(ctx, lexed)
     yield from trailing_text_repairs(ctx, lexed)
