@@ -11,6 +11,8 @@ from debugtutor.debugeval.offline_compiled import (
     compiled_program,
     identify_compiled,
     line_evidence_compiled,
+    option_edit_passes,
+    option_scores_with_edits,
     review_facts,
     review_verdict,
 )
@@ -66,3 +68,49 @@ def test_cache_shares_one_analysis() -> None:
 
     first, second = asyncio.run(twice())
     assert first is second
+
+
+SUM_JAVA = """class Solution {
+    public int total(int[] nums) {
+        int sum = 0;
+        for (int i = 0; i <= nums.length; i++) {
+            sum += nums[i];
+        }
+        return sum;
+    }
+}
+"""
+SUM_EXAMPLES = ["Input: nums = [1,2,3]\nOutput: 6", "Input: nums = [5]\nOutput: 5"]
+
+
+@pytest.mark.slow
+def test_a_bound_that_reads_past_the_end_is_faulty_indexing() -> None:
+    program = asyncio.run(compiled_program(SUM_JAVA, SUM_EXAMPLES, "java", 60.0))
+    assert program.repair is not None and "i < nums.length" in program.repair.source
+    # the fix changes a comparison (a logic edit), but the examples read past the end: DebugBench's reference class
+    assert identify_compiled(program)[0] == "(B)"
+
+
+@pytest.mark.slow
+def test_real_valued_answers_are_compared_within_leetcodes_tolerance() -> None:
+    third = "class Solution {\n    public double third(int n) {\n        return n / 3.0;\n    }\n}\n"
+    program = asyncio.run(compiled_program(third, ["Input: n = 1\nOutput: 0.33333"], "java", 0.0))
+    assert program.compiled and program.compare == "float" and not program.failing
+    wrong = asyncio.run(compiled_program(third.replace("3.0", "4.0"), ["Input: n = 1\nOutput: 0.33333"], "java", 0.0))
+    assert wrong.failing
+
+
+@pytest.mark.slow
+def test_single_edits_at_the_options_lines_say_which_option_explains_the_failures() -> None:
+    buggy = JAVA.replace("y * 2", "y * 3")
+    program = asyncio.run(compiled_program(buggy, EXAMPLES, "java", 0.0))
+    assert program.failing and program.repair is None
+    # options: line 3 (int y = x), line 4 (the return), line 2 (the header)
+    passes = asyncio.run(option_edit_passes(program, [[3], [4], [2]], 30.0))
+    assert passes[1] == 2 and passes[0] < 2
+
+
+def test_option_scores_count_an_edit_that_passes_every_example_like_a_repair() -> None:
+    assert option_scores_with_edits([0.0, 0.5, 0.0], [1, 3, -1], 1, 3) == [0.0, 5.5, 0.0]
+    assert option_scores_with_edits([0.0, 0.0], [2, 1], 1, 3) == [1.0, 0.0]  # more pass than now: a little
+    assert option_scores_with_edits([0.2, 0.0], [1, 1], 1, 3) == [0.2, 0.0]  # nothing better than now: unchanged

@@ -44,6 +44,8 @@ from debugtutor.debugeval.offline_compiled import (
     CompiledProgram,
     identify_compiled,
     line_evidence_compiled,
+    option_edit_passes,
+    option_scores_with_edits,
     review_facts,
     review_verdict,
 )
@@ -64,6 +66,8 @@ from debugtutor.sandbox import (
 
 PER_CALL_TIMEOUT_S = 1.0
 RUN_LIMITS = Limits(wall_s=2.0, per_test_s=PER_CALL_TIMEOUT_S, memory_mb=512)
+OPTION_EDIT_SECONDS = 20.0
+"""Bug Localization in C++/Java: the time for checking every single edit at the four options' lines."""
 # exceptions that mean "something referenced does not exist" in DebugBench's taxonomy (faulty indexing included)
 REFERENCE_EXCEPTIONS = frozenset({"NameError", "AttributeError", "UnboundLocalError", "IndexError", "KeyError"})
 
@@ -627,6 +631,12 @@ class OfflineSolver:
         weights = line_evidence_compiled(program)
         lines = [option_lines(view.code, option) for option in view.options]
         scores = [max((weights.get(line, 0.0) for line in option), default=0.0) for option in lines]
+        if program.repair is None and program.compiled and program.calls and program.failing:
+            # no fix from the whole-program search: every single edit at the options' own lines, checked on the
+            # examples, says which of them can explain the failures
+            passes = await option_edit_passes(program, lines, OPTION_EDIT_SECONDS)
+            passing_now = len(program.outcomes) - len(program.failing)
+            scores = option_scores_with_edits(scores, passes, passing_now, len(program.calls))
         return _answer(f"({OPTION_LETTERS[_structural_prior(lines, scores, view.code)]})", program.describe())
 
     async def repair(self, view: TaskView) -> ViewAnswer:

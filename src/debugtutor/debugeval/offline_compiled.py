@@ -7,10 +7,12 @@ stops the call as LeetCode's sanitizing judge does), and, when it fails, repaire
 examples as tests (:func:`debugtutor.analysis.repair.arepair`, ``language="cpp"``/``"java"``).
 
 * **Bug Identification**: the bug types of the verified repair's edits (or of the edits that made the program
-  compile), else of the compiler's findings and of the examples' failures (an index out of range says reference, a
-  wrong answer logic); two kinds, or edits at two separate places, say *multiple*.
+  compile; a logic edit that made it compile replaced a reference to nothing, and a logic fix of examples that read
+  past the end is faulty indexing), else of the compiler's findings and of the examples' failures (an index out of
+  range says reference, a wrong answer logic); two kinds, or edits at two separate places, say *multiple*.
 * **Bug Localization**: each option's lines get the weight of the evidence on them (a line a repair changed, a
-  compiler error or the line just after it, the line a failing example crashed or overran at, spectrum-based
+  compiler error or the line just after it, the line a failing example crashed or overran at (and, for a null
+  dereferenced, the line that set it to null), spectrum-based
   suspiciousness from the examples' coverage, a suspicious pattern); the statement kind breaks ties.
 * **Code Review**: both programs in one job; the one that does not compile, has more compiler errors, fails more
   examples, or crashes on more perturbed inputs (within the problem's rules) is the buggy one; then suspicious
@@ -22,12 +24,15 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import json
 from dataclasses import dataclass, field
 
 from debugtutor.analysis.clike.edits import blocks_compilation
 from debugtutor.analysis.clike.execution import acollect_compiled_facts
 from debugtutor.analysis.clike.harness import CallOutcome, Variant, arun_variants
+from debugtutor.analysis.clike.nulls import is_null_failure, null_origins
+from debugtutor.analysis.clike.repair import CompiledVerifier
 from debugtutor.analysis.engine import rank_lines
 from debugtutor.analysis.examples import example_calls, example_method, input_rules, perturb_calls
 from debugtutor.analysis.execution import ExecutionFacts
@@ -35,12 +40,13 @@ from debugtutor.analysis.repair import Repair, RepairBudget, RepairSearch, arepa
 from debugtutor.analysis.static import MAJOR_OF_BUG_TYPE, Diagnostic
 from debugtutor.sandbox import CompareMode, LeetCodeCall, Status
 
-# Failures of a call that say "something referenced does not exist" (faulty indexing included).
-REFERENCE_FAILURES = frozenset(
+# Failures of a call that read past the end of an array, string or container.
+INDEX_FAILURES = frozenset(
     {"IndexOutOfRange", "ArrayIndexOutOfBoundsException", "StringIndexOutOfBoundsException",
-     "IndexOutOfBoundsException", "std::out_of_range", "NullPointerException", "NullPointer", "EmptyContainer",
-     "SegmentationFault"}
+     "IndexOutOfBoundsException", "std::out_of_range"}
 )  # fmt: skip
+# Failures of a call that say "something referenced does not exist" (faulty indexing included).
+REFERENCE_FAILURES = INDEX_FAILURES | {"NullPointerException", "NullPointer", "EmptyContainer", "SegmentationFault"}
 LETTER_OF_MAJOR = {"syntax": "(A)", "reference": "(B)", "logic": "(C)", "multiple": "(D)"}
 
 
@@ -56,6 +62,7 @@ class CompiledProgram:
     diagnostics: list[Diagnostic]
     outcomes: list[CallOutcome]
     facts: ExecutionFacts
+    compare: CompareMode = "exact"
     search: RepairSearch | None = None
     ranked: list[int] = field(default_factory=list)
 
@@ -94,14 +101,26 @@ async def compiled_program(
     code: str, examples: list[str], language: str, repair_seconds: float, compare: CompareMode = "exact"
 ) -> CompiledProgram:
     """Compile, run and (within ``repair_seconds``) repair one program on the stated examples, answers compared by
-    ``compare`` (``unordered`` where the problem accepts the answer in any order)."""
+    ``compare`` (``unordered`` where the problem accepts the answer in any order; real-valued answers are compared
+    within LeetCode's 1e-5 otherwise)."""
     calls = [call for call in example_calls(examples, code, language) if call.expected is not None]  # type: ignore[arg-type]
+    if compare == "exact" and any(_has_float(call.expected) for call in calls):
+        compare = "float"  # LeetCode accepts a real-valued answer within 1e-5 ("1.00000" for 0.9999999999999999)
     method = example_method(examples, code, language) if calls else None  # type: ignore[arg-type]
     found = await acollect_compiled_facts(code, calls, language, method=method, compare=compare)  # type: ignore[arg-type]
     facts = found.facts if found.compiled else None
     ranked = [item.line for item in rank_lines(code, facts, found.diagnostics, language=language)]  # type: ignore[arg-type]
     program = CompiledProgram(
-        code, language, calls, method, found.compiled, found.diagnostics, found.outcomes, found.facts, ranked=ranked
+        code,
+        language,
+        calls,
+        method,
+        found.compiled,
+        found.diagnostics,
+        found.outcomes,
+        found.facts,
+        compare,
+        ranked=ranked,
     )
     passes = found.compiled and bool(found.outcomes) and not program.failing
     if repair_seconds > 0 and not passes and (calls or not found.compiled):
@@ -115,6 +134,12 @@ async def compiled_program(
             compare=compare,
         )
     return program
+
+
+def _has_float(value: object) -> bool:
+    if isinstance(value, list):
+        return any(_has_float(item) for item in value)
+    return isinstance(value, float)
 
 
 class CompiledFactsCache:
@@ -162,10 +187,20 @@ def identify_compiled(program: CompiledProgram) -> tuple[str, str]:
     fix = repair or (program.search.compile_fix if program.search is not None else None)
     kinds: set[str] = set()
     lines: list[int] = []
+    raised = {outcome.error_type for outcome in program.failing if outcome.error_type}
     if fix is not None:
         for edit in fix.edits:
-            kinds.add(_major(edit.bug_type, edit.category))
+            major = _major(edit.bug_type, edit.category)
+            if major == "logic" and edit.made_it_compile:
+                # a changed value or operator cannot make code compile that named nothing wrong: what it replaced
+                # referred to something that does not exist
+                major = "reference"
+            kinds.add(major)
             lines.append(edit.original_line or edit.line)
+        if repair is not None and kinds == {"logic"} and raised & INDEX_FAILURES:
+            # the examples read past the end and a bound or start value fixes it: DebugBench calls that faulty
+            # indexing, whichever operator the fix changed
+            kinds = {"reference"}
     if repair is None:
         # what the edits did not explain: compiler errors elsewhere, failing examples
         for diagnostic in program.blocking:
@@ -174,7 +209,6 @@ def identify_compiled(program: CompiledProgram) -> tuple[str, str]:
                 lines.append(diagnostic.line)
         compiled_now = program.compiled or fix is not None
         if compiled_now and program.failing:
-            raised = {outcome.error_type for outcome in program.failing if outcome.error_type}
             kinds.add("reference" if raised & REFERENCE_FAILURES else "logic")
         elif compiled_now and not program.calls and not kinds:
             kinds.add("logic")
@@ -194,6 +228,7 @@ _WEIGHTS = {
     "reference": 2.5,
     "next_line": 1.2,
     "crash": 1.5,
+    "null_origin": 2.0,
     "pattern": 0.5,
 }
 
@@ -223,9 +258,52 @@ def line_evidence_compiled(program: CompiledProgram) -> dict[int, float]:
             add(diagnostic.line, _WEIGHTS["pattern"])
     for outcome in program.failing:
         add(outcome.error_line, _WEIGHTS["crash"])
+        if outcome.error_line and is_null_failure(outcome.error_type):
+            for origin in null_origins(program.code, outcome.error_line, program.language):  # type: ignore[arg-type]
+                add(origin, _WEIGHTS["null_origin"])
     for rank, line in enumerate(program.ranked[:6]):
         add(line, 0.3 / (rank + 1))
     return weights
+
+
+OPTION_EDITS = 96
+
+
+async def option_edit_passes(program: CompiledProgram, lines_per_option: list[list[int]], seconds: float) -> list[int]:
+    """For each option, the most stated examples that one edit on its lines makes pass (-1: no edit compiled).
+
+    The full repair search ranks lines by the evidence and may spend its budget before it reaches the right one;
+    the options name four places, few enough to try every single edit at each in a batch or three."""
+    wanted = {line: index for index, lines in enumerate(lines_per_option) for line in lines}
+    verifier = CompiledVerifier(
+        program.language,
+        program.calls,
+        program.method,
+        program.code,
+        1.0,
+        program.compare,  # type: ignore[arg-type]
+    )
+    propose = verifier.proposer()
+    edits = list(itertools.islice(propose(program.code, lines=set(wanted)), OPTION_EDITS))
+    best = [-1] * len(lines_per_option)
+    if not edits:
+        return best
+    verdicts = await verifier.verify([edit.source for edit in edits], seconds)
+    for edit, verdict in zip(edits, verdicts):
+        index = wanted.get(edit.line)
+        if index is not None and verdict.compiles:
+            best[index] = max(best[index], verdict.passed)
+    return best
+
+
+def option_scores_with_edits(scores: list[float], passes: list[int], passing_now: int, total: int) -> list[float]:
+    """``scores`` plus what :func:`option_edit_passes` found: an edit that makes every example pass counts like a
+    repair, one that makes more pass than now a little."""
+    if max(passes, default=-1) <= passing_now:
+        return scores
+    top = max(passes)
+    weight = _WEIGHTS["repair"] if top == total else 1.0
+    return [score + (weight if passed == top else 0.0) for score, passed in zip(scores, passes)]
 
 
 # ---------------------------------------------------------------------------------------------------------------
