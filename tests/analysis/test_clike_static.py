@@ -197,3 +197,24 @@ def test_merge_edits_applies_disjoint_spans_together() -> None:
 def test_localize_reads_compiled_languages() -> None:
     ranked = localize(CPP, coverage={0: {4, 5, 6, 7}, 1: {4, 5, 7}}, failed_tests=[0], language="cpp")
     assert ranked[0].line == 6
+
+
+def test_a_function_calling_itself_with_its_own_arguments_is_flagged() -> None:
+    cpp = """class Solution {
+public:
+    int rec(int ind, string& s, vector<int>& dp) {
+        if (ind >= s.size()) return 0;
+        int ans = rec(ind, s, dp);
+        return max(ans, rec(ind + 1, s, dp));
+    }
+};
+"""
+    java = """class Solution {
+    int go(int i, int[] a) { if (i == a.length) return 0; return this.go(i, a); }
+    int step(int i, int[] a) { if (i == a.length) return 0; return step(i + 1, a); }
+}
+"""
+    flagged = {(d.line, d.code) for d in pattern_diagnostics(cpp, "cpp")}
+    assert (5, "unchanged-recursion") in flagged and (6, "unchanged-recursion") not in flagged
+    java_lines = [d.line for d in pattern_diagnostics(java, "java") if d.code == "unchanged-recursion"]
+    assert java_lines == [2]

@@ -114,3 +114,23 @@ def test_option_scores_count_an_edit_that_passes_every_example_like_a_repair() -
     assert option_scores_with_edits([0.0, 0.5, 0.0], [1, 3, -1], 1, 3) == [0.0, 5.5, 0.0]
     assert option_scores_with_edits([0.0, 0.0], [2, 1], 1, 3) == [1.0, 0.0]  # more pass than now: a little
     assert option_scores_with_edits([0.2, 0.0], [1, 1], 1, 3) == [0.2, 0.0]  # nothing better than now: unchanged
+
+
+@pytest.mark.slow
+def test_a_compiler_error_about_names_points_at_where_they_were_declared() -> None:
+    declared = """class Solution {
+public:
+    vector<int> evens(vector<int>& nums) {
+        list<int> kept;
+        for (int x : nums) {
+            if (x % 2 == 0) kept.push_back(x);
+        }
+        return {kept.begin(), kept.end(), kept};
+    }
+};
+"""
+    program = asyncio.run(compiled_program(declared, ["Input: nums = [1,2]\nOutput: [2]"], "cpp", 0.0))
+    assert not program.compiled
+    weights = line_evidence_compiled(program)
+    # the error is reported on the return; the name it quotes was declared on line 4
+    assert weights.get(4, 0.0) > 0 and weights.get(5, 0.0) == 0
