@@ -34,6 +34,7 @@ from debugtutor.analysis.clike.execution import acollect_compiled_facts
 from debugtutor.analysis.clike.harness import CallOutcome, Variant, arun_variants
 from debugtutor.analysis.clike.nulls import is_null_failure, null_origins
 from debugtutor.analysis.clike.repair import CompiledVerifier
+from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
 from debugtutor.analysis.engine import rank_lines
 from debugtutor.analysis.examples import example_calls, example_method, input_rules, perturb_calls
 from debugtutor.analysis.execution import ExecutionFacts
@@ -279,14 +280,8 @@ async def option_edit_passes(program: CompiledProgram, lines_per_option: list[li
     The full repair search ranks lines by the evidence and may spend its budget before it reaches the right one;
     the options name four places, few enough to try every single edit at each in a batch or three."""
     wanted = {line: index for index, lines in enumerate(lines_per_option) for line in lines}
-    verifier = CompiledVerifier(
-        program.language,
-        program.calls,
-        program.method,
-        program.code,
-        1.0,
-        program.compare,  # type: ignore[arg-type]
-    )
+    language: CompiledLanguage = "java" if program.language == "java" else "cpp"
+    verifier = CompiledVerifier(language, program.calls, program.method, program.code, 1.0, program.compare)
     propose = verifier.proposer()
     edits = list(itertools.islice(propose(program.code, lines=set(wanted)), OPTION_EDITS))
     best = [-1] * len(lines_per_option)
