@@ -173,12 +173,12 @@ def mutate(
                     )
                 )
         return mutants
+
+    def propose(program: str, line: int) -> Iterable[Edit]:
+        return candidate_edits(program, lines=[line], direction="mutate", categories=categories, preamble=preamble)
+
     while len(mutants) < count and attempts > 0:
         attempts -= 1
-
-        def propose(program: str, line: int) -> Iterable[Edit]:
-            return candidate_edits(program, lines=[line], direction="mutate", categories=categories, preamble=preamble)
-
         stacked = stack_edits(source, pool, order, rng, propose, operators)
         if stacked is None or stacked[-1].source in seen:
             continue

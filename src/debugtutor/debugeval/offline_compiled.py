@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from debugtutor.analysis.clike.edits import blocks_compilation
 from debugtutor.analysis.clike.execution import acollect_compiled_facts
 from debugtutor.analysis.clike.harness import CallOutcome, Variant, arun_variants
-from debugtutor.analysis.clike.nulls import is_null_failure, null_origins
+from debugtutor.analysis.clike.nulls import NULL_FAILURES, is_null_failure, null_origins
 from debugtutor.analysis.clike.repair import CompiledVerifier
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
 from debugtutor.analysis.engine import rank_lines
@@ -48,7 +48,7 @@ INDEX_FAILURES = frozenset(
      "IndexOutOfBoundsException", "std::out_of_range"}
 )  # fmt: skip
 # Failures of a call that say "something referenced does not exist" (faulty indexing included).
-REFERENCE_FAILURES = INDEX_FAILURES | {"NullPointerException", "NullPointer", "EmptyContainer", "SegmentationFault"}
+REFERENCE_FAILURES = INDEX_FAILURES | NULL_FAILURES | {"EmptyContainer"}
 LETTER_OF_MAJOR = {"syntax": "(A)", "reference": "(B)", "logic": "(C)", "multiple": "(D)"}
 
 
@@ -305,6 +305,10 @@ def option_scores_with_edits(scores: list[float], passes: list[int], passing_now
     return [score + (weight if passed == top else 0.0) for score, passed in zip(scores, passes)]
 
 
+_TYPE_WORDS = frozenset({"int", "long", "char", "bool", "boolean", "double", "float", "void", "string", "std",
+                         "vector", "String", "const", "auto", "operator", "unsigned", "size_t"})  # fmt: skip
+
+
 def _declared_before(code: str, diagnostic: Diagnostic) -> list[int]:
     """Where the names a compiler error quotes first appear, when that is above the error (``could not convert
     '{a, b}'`` is about how ``a`` and ``b`` were declared)."""
@@ -318,10 +322,6 @@ def _declared_before(code: str, diagnostic: Diagnostic) -> list[int]:
         if first is not None and first < diagnostic.line:
             found.append(first)
     return list(dict.fromkeys(found))
-
-
-_TYPE_WORDS = frozenset({"int", "long", "char", "bool", "boolean", "double", "float", "void", "string", "std",
-                         "vector", "String", "const", "auto", "operator", "unsigned", "size_t"})  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -23,7 +23,8 @@ from debugtutor.analysis.clike.syntax_tree import CompiledLanguage, enclosing, l
 _NULL_WORDS = {"java": ("null",), "cpp": ("nullptr", "NULL")}
 _NULL_LITERALS = frozenset({"null_literal", "null"})
 _CALL_TYPES = frozenset({"method_invocation", "call_expression"})
-_NULL_FAILURES = frozenset({"NullPointerException", "NullPointer", "SegmentationFault"})
+# Failures of a call that say a null value was used.
+NULL_FAILURES = frozenset({"NullPointerException", "NullPointer", "SegmentationFault"})
 
 # The class a Java program most likely meant for a variable of each declared type.
 JAVA_IMPLEMENTATIONS = {
@@ -50,11 +51,11 @@ MAX_SIZES = 6
 
 def is_null_failure(error_type: str | None) -> bool:
     """Whether a call's failure says that a null value was used."""
-    return error_type in _NULL_FAILURES
+    return error_type in NULL_FAILURES
 
 
 def null_origins(source: str, line: int, language: CompiledLanguage) -> list[int]:
-    """Lines before ``line`` that set a variable dereferenced on ``line`` to null (``x = null;``, ``T* x =
+    """Lines at or before ``line`` that set a variable dereferenced on ``line`` to null (``x = null;``, ``T* x =
     nullptr;``), the nearest first."""
     lines = source.splitlines()
     if not 1 <= line <= len(lines):
@@ -81,23 +82,23 @@ def null_initialisation_edits(ctx: EditContext) -> Iterator[Candidate]:
             value = declarator.child_by_field_name("value") if declarator.type == "variable_declarator" else None
             if value is None or value.type != "null_literal" or not ctx.wanted(line_of(value)):
                 continue
-            for priority, made, what in _new_objects(ctx, declaration, type_text):
-                yield ctx.edit_at(priority, "initialise_null", "reference", value, made,
-                                  f"null -> {made}{what}", "undefined objects")  # fmt: skip
+            for priority, made in _new_objects(ctx, declaration, type_text):
+                yield ctx.edit_at(priority, "initialise_null", "reference", value, made, f"null -> {made}",
+                                  "undefined objects")  # fmt: skip
 
 
-def _new_objects(ctx: EditContext, declaration: Node, type_text: str) -> Iterator[tuple[int, str, str]]:
+def _new_objects(ctx: EditContext, declaration: Node, type_text: str) -> Iterator[tuple[int, str]]:
     if type_text.endswith("]"):
         element = type_text[: type_text.index("[")].strip()
         dimensions = type_text.count("[")
         sizes = _sizes(ctx, declaration)
         for chosen in ([size] * dimensions for size in sizes):
-            yield P_MID, f"new {element}" + "".join(f"[{size}]" for size in chosen), ""
+            yield P_MID, f"new {element}" + "".join(f"[{size}]" for size in chosen)
         return
     base = type_text.split("<", 1)[0].strip()
     made = JAVA_IMPLEMENTATIONS.get(base)
     if made is not None:
-        yield P_HIGH, f"new {made}{'<>' if '<' in type_text else ''}()", ""
+        yield P_HIGH, f"new {made}{'<>' if '<' in type_text else ''}()"
 
 
 def _sizes(ctx: EditContext, declaration: Node) -> list[str]:
