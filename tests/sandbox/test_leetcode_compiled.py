@@ -83,6 +83,16 @@ def test_compile_error_is_reported_with_the_compiler_message(lang: Language) -> 
 
 
 @pytest.mark.slow
+def test_java_class_described_in_a_comment_does_not_name_the_file() -> None:
+    # LeetCode's Java templates open with "* public class TreeNode {" in a comment; the file is still named after
+    # the harness's public class, so the program compiles and runs
+    code = "/**\n * public class TreeNode {\n *     int val;\n * }\n */\n" + JAVA["total"]
+    calls = [LeetCodeCall(args={"nums": [1, 2]}, expected=3)]
+    report = run(LeetCodeRequest(code=code, calls=calls, lang="java", method="total", limits=SMALL))
+    assert report.status is Status.passed, report.setup_error
+
+
+@pytest.mark.slow
 def test_crash_marks_the_call_and_the_rest_not_run() -> None:
     code = "class Solution {\npublic:\n    int pick(vector<int>& v, int i) { if (i < 0) abort(); return v[i]; }\n};\n"
     calls = [LeetCodeCall(args={"v": [7], "i": i}) for i in (0, -1, 0)]
