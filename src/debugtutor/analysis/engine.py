@@ -95,7 +95,10 @@ def _exception_lines(
             if outcome.status == Status.passed or error is None or error.line is None:
                 continue
             if outcome.status == Status.timeout:
-                # stopped somewhere inside the loop that does not end: point at the loop
+                # stopped somewhere inside the loop that does not end: point at the loop, and at a call of the
+                # function by itself that never gets nearer to an end
+                for line in _endless_self_calls(code, language):
+                    lines.setdefault(line, "a timeout (the function calls itself with its own arguments)")
                 loop = enclosing_loop(code, error.line, language)
                 if loop is not None:
                     lines.setdefault(loop, "a timeout (the loop does not end)")
@@ -105,6 +108,8 @@ def _exception_lines(
         return lines
     for test in facts.failing:
         if test.status == Status.timeout and test.exception is not None and test.exception.line is not None:
+            for line in _endless_self_calls(code, language):
+                lines.setdefault(line, "a timeout (the function calls itself with its own arguments)")
             loop = enclosing_loop(code, test.exception.line, language)
             if loop is not None:
                 lines.setdefault(loop, "a timeout (the loop does not end)")
@@ -117,6 +122,14 @@ def _exception_lines(
     if facts.load_error is not None and facts.load_error.line is not None:
         lines.setdefault(facts.load_error.line, facts.load_error.type)
     return lines
+
+
+def _endless_self_calls(code: str, language: Language) -> list[int]:
+    if language == "python":
+        return []
+    from debugtutor.analysis.clike.syntax_tree import line_of, parse, unchanged_self_calls
+
+    return [line_of(call) for _, call in unchanged_self_calls(parse(code, language))]
 
 
 def _raised_at(lines: dict[int, str], code: str, line: int, error: str, language: Language) -> None:

@@ -519,7 +519,10 @@ async def _search(
         verdict = candidate.verdict
         if verdict is None or not verdict.compiles or await search.record_if_fixed(candidate):
             return
-        if verdict.passed > base_verdict.passed or not compiles:
+        # a program that no longer runs out of time has moved on even when no more tests pass (a call that never
+        # returned now returns something: the next edit can make it the right thing)
+        ends_now = base_verdict.timed_out and not verdict.timed_out
+        if verdict.passed > base_verdict.passed or not compiles or ends_now:
             improvers.append(candidate)
         elif verdict.passed == base_verdict.passed and verdict.total:
             neutral.append(candidate)

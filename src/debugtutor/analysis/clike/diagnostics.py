@@ -22,18 +22,18 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from tree_sitter import Node
-
 from debugtutor.analysis.clike.harness import CompilerMessage, Variant, arun_variants
 from debugtutor.analysis.clike.syntax_tree import (
     CompiledLanguage,
     SyntaxTree,
     end_line_of,
+    function_signature,
     indent_width,
     line_of,
     operator_token,
     parse,
     tokens,
+    unchanged_self_calls,
 )
 from debugtutor.analysis.static import Diagnostic, DiagnosticCategory
 
@@ -549,49 +549,13 @@ def pattern_diagnostics(source: str, language: CompiledLanguage, tree: SyntaxTre
     return found
 
 
-def _parameter_names(tree: SyntaxTree, function: Node) -> tuple[str, list[str]] | None:
-    """(name, parameter names) of a C++ function definition or Java method."""
-    if function.type == "method_declaration":
-        name, parameters = function.child_by_field_name("name"), function.child_by_field_name("parameters")
-    else:
-        declarator = function.child_by_field_name("declarator")
-        while declarator is not None and declarator.type != "function_declarator":
-            declarator = declarator.child_by_field_name("declarator")
-        if declarator is None:
-            return None
-        name, parameters = declarator.child_by_field_name("declarator"), declarator.child_by_field_name("parameters")
-    if name is None or parameters is None:
-        return None
-    names = []
-    for parameter in parameters.named_children:
-        identifiers = [n for n in tree.walk(parameter) if n.type == "identifier"]
-        if not identifiers:
-            return None
-        names.append(tree.text(identifiers[-1]))
-    return tree.text(name), names
-
-
 def _recursion_diagnostics(tree: SyntaxTree) -> Iterable[Diagnostic]:
     """A function that calls itself with its own parameters, unchanged, never gets nearer to an end."""
-    for function in tree.named("function_definition", "method_declaration"):
-        signature = _parameter_names(tree, function)
-        if signature is None or not signature[1]:
-            continue
-        name, parameters = signature
-        for call in tree.walk(function):
-            if call.type not in ("call_expression", "method_invocation"):
-                continue
-            callee = call.child_by_field_name("function") or call.child_by_field_name("name")
-            arguments = call.child_by_field_name("arguments")
-            receiver = call.child_by_field_name("object")
-            if callee is None or arguments is None or tree.text(callee) != name:
-                continue
-            if receiver is not None and tree.text(receiver) != "this":
-                continue
-            if [tree.text(a).replace(" ", "") for a in arguments.named_children] == parameters:
-                yield _diagnostic(line_of(call), "unchanged-recursion",
-                                  f"'{name}' calls itself with its own arguments unchanged", "condition error",
-                                  "suspicious-logic")  # fmt: skip
+    for function, call in unchanged_self_calls(tree):
+        signature = function_signature(tree, function)
+        name = signature[0] if signature is not None else "the function"
+        message = f"'{name}' calls itself with its own arguments unchanged"
+        yield _diagnostic(line_of(call), "unchanged-recursion", message, "condition error", "suspicious-logic")
 
 
 def _identifiers(tree: SyntaxTree, node: object) -> set[str]:

@@ -35,6 +35,7 @@ from debugtutor.analysis.clike.context import (
 )
 from debugtutor.analysis.clike.diagnostics import FOREIGN_MEMBERS, FOREIGN_WORDS
 from debugtutor.analysis.clike.edits_logic import LOGIC_OPERATORS
+from debugtutor.analysis.clike.edits_names import LIBRARY_CALLS, name_repairs
 from debugtutor.analysis.clike.edits_structure import structure_repairs
 from debugtutor.analysis.clike.nulls import null_argument_edits, null_initialisation_edits
 from debugtutor.analysis.clike.syntax_tree import (
@@ -361,20 +362,6 @@ _API_MEMBERS = {
 }  # fmt: skip
 
 
-# Free functions (C++) and static calls (Java) a misspelt call may have meant.
-_LIBRARY_CALLS = {
-    "cpp": ("max", "min", "abs", "swap", "sort", "reverse", "accumulate", "to_string", "stoi", "stol", "stoll", "pow",
-            "sqrt", "floor", "ceil", "gcd", "lcm", "max_element", "min_element", "lower_bound", "upper_bound",
-            "make_pair", "find", "count", "fill", "memset", "isdigit", "isalpha", "tolower", "toupper", "log2",
-            "binary_search", "next_permutation", "unique", "iota", "to_string", "push_heap", "pop_heap"),
-    "java": ("Math.max", "Math.min", "Math.abs", "Math.pow", "Math.sqrt", "Math.floor", "Math.ceil",
-             "Arrays.sort", "Arrays.fill", "Collections.sort", "Collections.reverse", "Integer.parseInt",
-             "String.valueOf", "Character.isDigit", "Character.isLetter", "Integer.valueOf", "Arrays.asList",
-             "Collections.max", "Collections.min", "Integer.toString", "Long.parseLong", "Character.toLowerCase",
-             "Character.toUpperCase"),
-}  # fmt: skip
-
-
 def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
     source = ctx.source
     for diagnostic in ctx.diagnostics:
@@ -397,7 +384,7 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
             replacements += [(P_HIGH, other, "undefined methods") for other in _similar(symbol, known)]
         else:
             called = re.search(rf"\b{re.escape(symbol)}\s*\(", text) is not None
-            pool = (ctx.methods | set(_LIBRARY_CALLS[ctx.language])) if called else ctx.declared_names
+            pool = (ctx.methods | set(LIBRARY_CALLS[ctx.language])) if called else ctx.declared_names
             bug = "undefined methods" if called else "undefined objects"
             replacements += [(P_HIGH, other, bug) for other in _similar(symbol, pool)]
         pattern = rf"(?<=[.>])\s*{re.escape(symbol)}\b" if is_member else rf"(?<![\w.]){re.escape(symbol)}\b"
@@ -662,6 +649,7 @@ def candidate_edits(
                 lambda: foreign_word_repairs(ctx, lexed),
                 lambda: null_initialisation_edits(ctx),
                 lambda: null_argument_edits(ctx),
+                lambda: name_repairs(ctx),
             ]
         if "syntax" in categories or "reference" in categories:
             operators.append(lambda: structure_repairs(ctx, lexed))

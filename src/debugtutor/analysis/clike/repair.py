@@ -41,7 +41,7 @@ from debugtutor.analysis.repair import (
 from debugtutor.analysis.static import Diagnostic
 from debugtutor.sandbox import CompareMode, LeetCodeCall, LeetCodeRequest, Limits, Status, arun
 
-FIRST_PASS_TEST_S = 0.25
+FIRST_PASS_TEST_S = 0.1
 MAX_FIX_ROUNDS = 4
 EDITS_PER_SITE = 24
 DELETING_OPERATORS = frozenset({"delete_line", "delete_statement", "drop_line", "drop_unclosed_statement"})

@@ -420,3 +420,67 @@ def return_types(tree: SyntaxTree) -> dict[str, str]:
                 if method is not None and kind is not None:
                     found[tree.text(method)] = tree.text(kind)
     return found
+
+
+def function_signature(tree: SyntaxTree, function: Node) -> tuple[str, list[str]] | None:
+    """(name, parameter names) of a C++ function definition or Java method; None when the parse lacks either."""
+    if function.type == "method_declaration":
+        name, parameters = function.child_by_field_name("name"), function.child_by_field_name("parameters")
+    else:
+        declarator = function.child_by_field_name("declarator")
+        while declarator is not None and declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator is None:
+            return None
+        name, parameters = declarator.child_by_field_name("declarator"), declarator.child_by_field_name("parameters")
+    if name is None or parameters is None:
+        return None
+    names = []
+    for parameter in parameters.named_children:
+        identifiers = [n for n in tree.walk(parameter) if n.type == "identifier"]
+        if not identifiers:
+            return None
+        names.append(tree.text(identifiers[-1]))
+    return tree.text(name).split("::")[-1], names
+
+
+def call_parts(call: Node) -> tuple[Node | None, Node | None, Node | None]:
+    """(receiver, called name, arguments) of a C++ ``call_expression`` or Java ``method_invocation``; the
+    receiver is None for a plain call (``f(x)``) and the object for ``obj.f(x)`` / ``obj->f(x)``."""
+    arguments = call.child_by_field_name("arguments")
+    if call.type == "method_invocation":
+        return call.child_by_field_name("object"), call.child_by_field_name("name"), arguments
+    function = call.child_by_field_name("function")
+    if function is not None and function.type == "field_expression":
+        return function.child_by_field_name("argument"), function.child_by_field_name("field"), arguments
+    return None, function, arguments
+
+
+def unchanged_self_calls(tree: SyntaxTree) -> Iterator[tuple[Node, Node]]:
+    """(function, call) for each call of a function by itself with its own parameters, unchanged, directly, through
+    ``this`` or through a new object of its own class (``Solution obj; obj.f(a, b)`` inside ``f(a, b)``): such a
+    call never gets nearer to an end."""
+    for function in tree.named("function_definition", "method_declaration"):
+        signature = function_signature(tree, function)
+        if signature is None or not signature[1]:
+            continue
+        name, parameters = signature
+        owner = enclosing(function, CLASS_TYPES)
+        owner_name = owner.child_by_field_name("name") if owner is not None else None
+        objects = {"this"}
+        if owner_name is not None:
+            kinds = {tree.text(owner_name), f"{tree.text(owner_name)}*"}
+            for declaration in tree.named("declaration", "local_variable_declaration"):
+                kind = declaration.child_by_field_name("type")
+                if kind is not None and tree.text(kind) in kinds and enclosing(declaration, FUNCTION_TYPES) == function:
+                    objects |= {tree.text(n) for n in tree.walk(declaration) if n.type == "identifier"}
+        for call in tree.walk(function):
+            if call.type not in ("call_expression", "method_invocation"):
+                continue
+            receiver, callee, arguments = call_parts(call)
+            if callee is None or arguments is None or tree.text(callee) != name:
+                continue
+            if receiver is not None and tree.text(receiver) not in objects:
+                continue
+            if [tree.text(a).replace(" ", "") for a in arguments.named_children] == parameters:
+                yield function, call

@@ -1,0 +1,233 @@
+"""Repairs of names that lead nowhere, or twice: a variable declared a second time, a call of a function nobody
+wrote, a helper nobody calls that does not compile, a method that calls itself with its own arguments unchanged.
+
+These are shapes of DebugBench's reference errors that a similar-looking name cannot fix. A call of a helper that
+was never written usually stands for a function the program does define under another name with the same number of
+parameters, for one of its own arguments (the helper would have returned it), or for a library expression of its
+arguments (``countDiff(a, b)`` for ``abs(a - b)``). A helper nobody calls whose body does not compile was added
+around the bug and goes away whole. A second declaration of a name in the same scope was meant as an assignment,
+or not at all. A call through a new object of the solution's own class with the method's own arguments
+(``Solution obj; return obj.minimumTime(time, totalTrips);``) never returns; the method meant to return what it
+computed, one of its local variables.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from debugtutor.analysis.clike.context import P_HIGH, P_MID, Candidate, EditContext
+from debugtutor.analysis.clike.syntax_tree import (
+    FUNCTION_TYPES,
+    call_parts,
+    enclosing,
+    function_signature,
+    line_of,
+    unchanged_self_calls,
+)
+from debugtutor.analysis.edits._base import EditCategory
+
+# Free functions (C++) and static calls (Java) a misspelt call may have meant.
+LIBRARY_CALLS = {
+    "cpp": ("max", "min", "abs", "swap", "sort", "reverse", "accumulate", "to_string", "stoi", "stol", "stoll", "pow",
+            "sqrt", "floor", "ceil", "gcd", "lcm", "max_element", "min_element", "lower_bound", "upper_bound",
+            "make_pair", "find", "count", "fill", "memset", "isdigit", "isalpha", "tolower", "toupper", "log2",
+            "binary_search", "next_permutation", "unique", "iota", "push_heap", "pop_heap"),
+    "java": ("Math.max", "Math.min", "Math.abs", "Math.pow", "Math.sqrt", "Math.floor", "Math.ceil",
+             "Arrays.sort", "Arrays.fill", "Collections.sort", "Collections.reverse", "Integer.parseInt",
+             "String.valueOf", "Character.isDigit", "Character.isLetter", "Integer.valueOf", "Arrays.asList",
+             "Collections.max", "Collections.min", "Integer.toString", "Long.parseLong", "Character.toLowerCase",
+             "Character.toUpperCase", "Long.valueOf", "Integer.bitCount", "Character.getNumericValue",
+             "String.join", "Math.floorMod"),
+}  # fmt: skip
+
+# What a helper of one or two arguments that nobody wrote most often computed, as a template of its arguments.
+_LIBRARY_EXPRESSIONS = {
+    "cpp": {1: ("abs({0})",), 2: ("abs({0} - {1})", "max({0}, {1})", "min({0}, {1})", "{0} + {1}", "{0} - {1}")},
+    "java": {
+        1: ("Math.abs({0})",),
+        2: ("Math.abs({0} - {1})", "Math.max({0}, {1})", "Math.min({0}, {1})", "{0} + {1}", "{0} - {1}"),
+    },
+}
+MAX_LOCALS = 8
+_CALL_TYPES = ("call_expression", "method_invocation")
+_DECLARATIONS = ("declaration", "local_variable_declaration")
+
+
+def name_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """Every repair of this module for the compiler's reference errors at the wanted lines."""
+    if ctx.direction != "repair":
+        return
+    yield from redeclaration_repairs(ctx)
+    # (a helper nobody calls never runs: deleting it is the whole fix of the calls inside it)
+    yield from uncalled_helper_removals(ctx)
+    yield from undefined_call_repairs(ctx)
+    yield from self_call_repairs(ctx)
+
+
+def redeclaration_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """A declaration the compiler says repeats a name: ``T x = v;`` -> ``x = v;``, and the declaration deleted."""
+    lines = {d.line for d in ctx.diagnostics if d.code == "redeclared" and ctx.wanted(d.line)}
+    for declaration in ctx.tree.named(*_DECLARATIONS):
+        if line_of(declaration) not in lines or enclosing(declaration, FUNCTION_TYPES) is None:
+            continue
+        declarators = [n for n in declaration.named_children if n.type in ("init_declarator", "variable_declarator")]
+        if len(declarators) == 1:
+            name = declarators[0].child_by_field_name("declarator") or declarators[0].child_by_field_name("name")
+            value = declarators[0].child_by_field_name("value")
+            if name is not None and value is not None and name.type == "identifier":
+                assignment = f"{ctx.tree.text(name)} = {ctx.tree.text(value)};"
+                yield ctx.edit_at(P_HIGH, "redeclaration_to_assignment", "reference", declaration, assignment,
+                                  f"assign '{ctx.tree.text(name)}' instead of declaring it again",
+                                  "undefined objects")  # fmt: skip
+        yield ctx.delete_node(P_HIGH, "delete_redeclaration", "reference", declaration,
+                              "delete the second declaration", "undefined objects")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Defined:
+    name: str
+    arity: int
+    void: bool
+    called: bool
+    """Called somewhere in the program: a helper rather than the entry point."""
+
+
+def _defined_functions(ctx: EditContext) -> list[_Defined]:
+    found: list[_Defined] = []
+    for function in ctx.tree.named("function_definition", "method_declaration"):
+        signature = function_signature(ctx.tree, function)
+        kind = function.child_by_field_name("type")
+        if signature is None or kind is None:
+            continue
+        start, end = ctx.tree.span(function)
+        outside = ctx.source[:start] + ctx.source[end:]
+        called = re.search(rf"\b{re.escape(signature[0])}\s*\(", outside) is not None
+        found.append(_Defined(signature[0], len(signature[1]), ctx.tree.text(kind) == "void", called))
+    return found
+
+
+def _undefined_calls(ctx: EditContext) -> Iterator[tuple[Node, Node, list[Node]]]:
+    """(call, called name, arguments) of each call of a name the compiler could not find, at the wanted lines."""
+    wanted = {(d.line, d.symbol) for d in ctx.diagnostics if d.category == "reference" and d.symbol}
+    wanted = {(line, symbol) for line, symbol in wanted if ctx.wanted(line)}
+    if not wanted:
+        return
+    for call in ctx.tree.named(*_CALL_TYPES):
+        _, callee, arguments = call_parts(call)
+        if callee is None or arguments is None or (line_of(call), ctx.tree.text(callee)) not in wanted:
+            continue
+        yield call, callee, list(arguments.named_children)
+
+
+def undefined_call_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """A call of a function nobody defined -> a defined function with as many parameters, one of the call's own
+    arguments, or a library expression of them; a library class's unknown static method -> that class's known
+    ones."""
+    defined = _defined_functions(ctx)
+    library = LIBRARY_CALLS[ctx.language]
+    for call, callee, arguments in _undefined_calls(ctx):
+        symbol = ctx.tree.text(callee)
+        receiver = call_parts(call)[0]
+        receiver_text = ctx.tree.text(receiver) if receiver is not None else ""
+        if receiver_text and receiver_text[:1].isupper() and receiver_text != "Solution":
+            for known in library:
+                owner, _, method = known.rpartition(".")
+                if owner == receiver_text and method != symbol:
+                    yield ctx.edit_at(P_HIGH, "rename_reference", "reference", callee, method,
+                                      f"'{symbol}' -> '{method}'", "undefined methods")  # fmt: skip
+            continue
+        if receiver_text not in ("", "this"):
+            continue
+        # a call made for its effect most likely meant a void function, one whose value is used a function that
+        # returns one; helpers the program calls elsewhere before the entry point
+        as_statement = call.parent is not None and call.parent.type == "expression_statement"
+        fitting = [f for f in defined if f.name != symbol and f.arity == len(arguments)]
+        fitting.sort(key=lambda f: (f.void != as_statement, not f.called))
+        for name in dict.fromkeys(f.name for f in fitting):
+            yield ctx.edit_at(P_HIGH, "rename_reference", "reference", callee, name,
+                              f"'{symbol}' -> '{name}' (a defined function with {len(arguments)} parameters)",
+                              "undefined methods")  # fmt: skip
+        texts = [ctx.tree.text(argument) for argument in arguments]
+        if len(texts) > 1:
+            for text in dict.fromkeys(texts):
+                yield ctx.edit_at(P_MID, "unwrap_call", "reference", call, text,
+                                  f"'{ctx.tree.text(call)}' -> '{text}'", "undefined methods")  # fmt: skip
+        for template in _LIBRARY_EXPRESSIONS[ctx.language].get(len(texts), ()):
+            expression = template.format(*texts)
+            yield ctx.edit_at(P_MID, "library_expression", "reference", call, expression,
+                              f"'{ctx.tree.text(call)}' -> '{expression}'", "undefined methods")  # fmt: skip
+
+
+def uncalled_helper_removals(ctx: EditContext) -> Iterator[Candidate]:
+    """Delete a function that nobody calls and whose body holds a compiler error, when another function is
+    uncalled too (the entry point, which the judge calls, is never called by the program itself)."""
+    error_lines = {d.line for d in ctx.diagnostics if d.category in ("syntax", "reference") and ctx.wanted(d.line)}
+    if not error_lines:
+        return
+    uncalled: list[tuple[Node, str]] = []
+    for function in ctx.tree.named("function_definition", "method_declaration"):
+        signature = function_signature(ctx.tree, function)
+        if signature is None:
+            continue
+        start, end = ctx.tree.span(function)
+        outside = ctx.source[:start] + ctx.source[end:]
+        if re.search(rf"\b{re.escape(signature[0])}\s*\(", outside) is None:
+            uncalled.append((function, signature[0]))
+    if len(uncalled) < 2:
+        return
+    for function, name in uncalled:
+        inside = {line for line in error_lines if line_of(function) <= line <= function.end_point[0] + 1}
+        if inside:
+            _, deleted = ctx.delete_node(P_HIGH, "delete_helper", "reference", function, "", "")
+            # anchored at its error line, where the compile-fix rounds look for edits
+            yield ctx.make(P_HIGH, "delete_helper", "reference", min(inside), f"delete '{name}', which nobody calls",
+                           deleted.source, "undefined methods")  # fmt: skip
+
+
+def self_call_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """A call of the method itself with its own arguments unchanged -> each local variable declared before it (the
+    value the method computed); as a statement of its own, the call deleted."""
+    for function, call in unchanged_self_calls(ctx.tree):
+        if not ctx.wanted(line_of(call)):
+            continue
+        receiver = call_parts(call)[0]
+        through_object = receiver is not None and ctx.tree.text(receiver) != "this"
+        category: EditCategory = "reference" if through_object else "logic"
+        bug = "undefined objects" if through_object else "condition error"
+        statement = call.parent
+        if statement is not None and statement.type == "expression_statement":
+            yield ctx.delete_node(P_MID, "delete_self_call", category, statement, "delete the call that never ends",
+                                  bug)  # fmt: skip
+            continue
+        for name in _locals_before(ctx, function, call, exclude=receiver):
+            yield ctx.edit_at(P_MID, "self_call_to_local", category, call, name,
+                              f"'{ctx.tree.text(call)}' -> '{name}'", bug)  # fmt: skip
+
+
+def _locals_before(ctx: EditContext, function: Node, call: Node, exclude: Node | None) -> list[str]:
+    """Variables declared in ``function`` above ``call`` in a scope that holds it, the nearest first (at most
+    :data:`MAX_LOCALS`)."""
+    skip = ctx.tree.text(exclude) if exclude is not None else None
+    scopes = set()
+    current: Node | None = call
+    while current is not None and current != function:
+        scopes.add(current.id)
+        current = current.parent
+    names: list[str] = []
+    for declaration in ctx.tree.walk(function):
+        if declaration.type not in _DECLARATIONS or declaration.start_byte >= call.start_byte:
+            continue
+        if declaration.parent is None or declaration.parent.id not in scopes:
+            continue
+        for declarator in declaration.named_children:
+            if declarator.type not in ("init_declarator", "variable_declarator", "identifier"):
+                continue
+            name = declarator if declarator.type == "identifier" else (
+                declarator.child_by_field_name("declarator") or declarator.child_by_field_name("name"))  # fmt: skip
+            if name is not None and name.type == "identifier" and ctx.tree.text(name) != skip:
+                names.append(ctx.tree.text(name))
+    return list(dict.fromkeys(reversed(names)))[:MAX_LOCALS]

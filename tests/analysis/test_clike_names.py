@@ -1,0 +1,155 @@
+"""Names that lead nowhere, or twice (analysis/clike/edits_names.py): second declarations, calls of functions nobody
+wrote, helpers nobody calls, and a method calling itself with its own arguments."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from debugtutor.analysis.clike.diagnostics import pattern_diagnostics
+from debugtutor.analysis.clike.edits import candidate_edits
+from debugtutor.analysis.clike.repair import arepair_compiled
+from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
+from debugtutor.analysis.repair import RepairBudget
+from debugtutor.analysis.static import Diagnostic
+from debugtutor.sandbox import LeetCodeCall
+
+TWICE = """class Solution {
+public:
+    vector<int> evens(vector<int>& nums) {
+        vector<int> kept;
+        for (int x : nums) if (x % 2 == 0) kept.push_back(x);
+        vector<int> kept;
+        int count = 0;
+        int count = kept.size();
+        return kept;
+    }
+};
+"""
+HELPERS = """class Solution {
+    int best = 0;
+    public int deepest(TreeNode root) {
+        visit(root, 1);
+        return best;
+    }
+    void visit(TreeNode node, int depth) {
+        if (node == null) return;
+        best = Math.max(best, depth);
+        goLeft(node.left, depth + 1);
+        goRight(node.right, depth + 1);
+    }
+    int label(int a, int b) {
+        return score(a, b);
+    }
+}
+"""
+PICK = """class Solution {
+public:
+    vector<int> order(vector<int>& ids, vector<int>& ratings) {
+        vector<int> result = sortByRating(ids, ratings);
+        return result;
+    }
+};
+"""
+LIBRARY = """class Solution {
+    public int pairs(int[] nums, int k) {
+        int found = 0;
+        for (int i = 0; i < nums.length; i++)
+            for (int j = i + 1; j < nums.length; j++)
+                if (countDiff(nums[i], nums[j]) == k) found++;
+        return Integer.parseNumber(String.valueOf(found));
+    }
+}
+"""
+ENDLESS = """class Solution {
+public:
+    long long smallest(vector<int>& steps, int goal) {
+        long long low = 1, high = 100000;
+        Solution helper;
+        while (low < high) {
+            long long mid = (low + high) / 2, reached = 0;
+            for (int s : steps) reached += mid / s;
+            if (reached >= goal) high = mid; else low = mid + 1;
+        }
+        return helper.smallest(steps, goal);
+    }
+};
+"""
+
+
+def _reference(line: int, symbol: str = "", code: str = "undeclared-name") -> Diagnostic:
+    return Diagnostic(category="reference", line=line, column=1, message="", code=code, symbol=symbol,
+                      bug_type="undefined objects")  # fmt: skip
+
+
+def _descriptions(code: str, language: CompiledLanguage, lines: set[int], found: list[Diagnostic]) -> list[str]:
+    edits = candidate_edits(code, language, lines=lines, categories=("reference",), diagnostics=found)
+    return [edit.description.split(": ", 1)[-1] for edit in edits]
+
+
+def test_second_declaration_becomes_an_assignment_or_goes() -> None:
+    found = _descriptions(TWICE, "cpp", {6, 8}, [_reference(6, code="redeclared"), _reference(8, code="redeclared")])
+    assert "assign 'count' instead of declaring it again" in found
+    assert found.count("delete the second declaration") == 2
+    # the first declarations are never touched
+    edits = candidate_edits(TWICE, "cpp", lines={4}, categories=("reference",), diagnostics=[_reference(4)])
+    assert not any("declaration" in edit.description for edit in edits)
+
+
+def test_undefined_call_becomes_a_defined_function_of_the_same_arity() -> None:
+    found = _descriptions(HELPERS, "java", {10, 11}, [_reference(10, "goLeft"), _reference(11, "goRight")])
+    for call in ("goLeft", "goRight"):
+        renames = [d.split(" (")[0] for d in found if d.startswith(f"'{call}' ->") and "a defined function" in d]
+        # a call made as a statement means the void helper first; the entry point takes one argument, not two
+        assert renames == [f"'{call}' -> 'visit'", f"'{call}' -> 'label'"]
+
+
+def test_uncalled_helper_with_an_error_is_deleted_whole() -> None:
+    edits = list(candidate_edits(HELPERS, "java", lines={14}, categories=("reference",),
+                                 diagnostics=[_reference(14, "score")]))  # fmt: skip
+    deleted = [edit for edit in edits if edit.operator == "delete_helper"]
+    assert deleted and deleted[0].line == 14 and "label" not in deleted[0].source and "visit(" in deleted[0].source
+    assert edits[0].operator == "delete_helper"  # before any rename of the call inside it
+    # a helper that is called is never deleted
+    visit = candidate_edits(HELPERS, "java", lines={10}, categories=("reference",),
+                            diagnostics=[_reference(10, "goLeft")])  # fmt: skip
+    assert not any(edit.operator == "delete_helper" for edit in visit)
+
+
+def test_undefined_call_becomes_one_of_its_arguments_or_a_library_expression() -> None:
+    assert "'sortByRating(ids, ratings)' -> 'ids'" in _descriptions(PICK, "cpp", {4}, [_reference(4, "sortByRating")])
+    found = _descriptions(LIBRARY, "java", {6, 7}, [_reference(6, "countDiff"), _reference(7, "parseNumber")])
+    assert "'countDiff(nums[i], nums[j])' -> 'Math.abs(nums[i] - nums[j])'" in found
+    assert "'parseNumber' -> 'parseInt'" in found
+
+
+def test_call_of_itself_through_a_new_object_is_found_and_replaced_by_a_local() -> None:
+    assert [d.code for d in pattern_diagnostics(ENDLESS, "cpp") if d.line == 11] == ["unchanged-recursion"]
+    found = _descriptions(ENDLESS, "cpp", {11}, [])
+    locals_ = [d.split(" -> ")[1] for d in found if d.startswith("'helper.smallest")]
+    # in scope at the return: the bounds, not the loop's own variables nor the object
+    assert set(locals_) == {"'low'", "'high'"}
+
+
+@pytest.mark.slow
+def test_repair_renames_the_calls_to_the_helper() -> None:
+    calls = [LeetCodeCall(args={"root": [1, 2, 3, None, 4]}, expected=3), LeetCodeCall(args={"root": [5]}, expected=1)]
+    code = HELPERS.replace("        return score(a, b);\n", "        return a + b;\n")
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400)
+    search = asyncio.run(arepair_compiled(code, calls, language="java", method="deepest", budget=budget))
+    assert search.best is not None
+    assert "visit(node.left, depth + 1);" in search.best.source and "visit(node.right, depth + 1);" in search.best.source
+
+
+@pytest.mark.slow
+def test_repair_returns_what_the_method_computed_instead_of_calling_itself() -> None:
+    calls = [LeetCodeCall(args={"steps": [1, 2, 3], "goal": 5}, expected=3),
+             LeetCodeCall(args={"steps": [2], "goal": 1}, expected=2)]  # fmt: skip
+    budget = RepairBudget(max_seconds=90.0, batch_size=32, max_executions=600)
+    search = asyncio.run(
+        arepair_compiled(ENDLESS, calls, language="cpp", method="smallest", suspicious_lines=[11], budget=budget)
+    )
+    # (the loop ends with low == high: either is what the method computed)
+    assert search.best is not None and ("return low;" in search.best.source or "return high;" in search.best.source)
+    assert "helper.smallest" not in search.best.source
