@@ -25,6 +25,7 @@ from typing import Literal
 from debugtutor.analysis.clike.diagnostics import compiler_diagnostics, pattern_diagnostics
 from debugtutor.analysis.clike.edits import blocks_compilation, candidate_edits
 from debugtutor.analysis.clike.harness import Variant, arun_variants, same_compile
+from debugtutor.analysis.clike.smells import smell_mends
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage, imbalance, tokens
 from debugtutor.analysis.edits import Edit
 from debugtutor.analysis.repair import (
@@ -281,6 +282,28 @@ async def _compile_fix_rounds(
     return current, applied, None, verified
 
 
+async def _smell_fix_round(
+    code: str, current: str, verifier: CompiledVerifier, budget: RepairBudget, started: float
+) -> tuple[str, list[AppliedEdit]]:
+    """Mend every sure smell of a program that compiles at once (:mod:`debugtutor.analysis.clike.smells`), kept
+    when the program then passes at least as many examples and runs out of time no more often: several planted bugs
+    that the examples do not all show are mended together, before the search."""
+    if time.monotonic() - started > budget.max_seconds / 2:
+        return current, []
+    picks = smell_mends(current, verifier.language)
+    if not picks:
+        return current, []
+    merged = merge_edits(current, [edit.source for edit in picks])
+    if merged is None or normal_form(merged) is None:
+        return current, []
+    remaining = max(5.0, budget.max_seconds - (time.monotonic() - started))
+    before, after = await verifier.verify([current, merged], remaining)
+    if not after.compiles or after.passed < before.passed or (after.timed_out and not before.timed_out):
+        return current, []
+    mapping = _line_map(code, current)
+    return merged, [_applied(edit, mapping.get(edit.line, edit.line), False) for edit in picks]
+
+
 def _repair(original: str, fixed: str, edits: list[AppliedEdit], executions: int, started: float) -> Repair:
     return Repair(
         edits=edits,
@@ -345,6 +368,15 @@ async def arepair_compiled(
         return RepairSearch(executions=executions, seconds=round(time.monotonic() - started, 3), candidates=executions,
                             sandbox_runs=verifier.jobs, tests_total=len(calls), budget_exhausted=True,
                             compile_fix=compile_fix)  # fmt: skip
+    smell_fixed, smell_edits = await _smell_fix_round(code, current, verifier, budget, started)
+    if smell_edits:
+        executions += 1
+        current, prefix = smell_fixed, [*prefix, *smell_edits]
+        if (await verifier.verify([current], 5.0))[0].all_passed and (not confirm or await confirmed(current)):
+            fixed = _repair(code, current, prefix, executions, started)
+            return RepairSearch(repairs=[fixed], executions=executions, seconds=round(time.monotonic() - started, 3),
+                                candidates=executions, sandbox_runs=verifier.jobs, tests_total=len(calls),
+                                tests_passed_before=original.passed, compile_fix=compile_fix)  # fmt: skip
     ranked = list(suspicious_lines)
     if current != code:
         mapping = {old: new for new, old in _line_map(code, current).items()}

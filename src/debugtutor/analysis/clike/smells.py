@@ -1,0 +1,84 @@
+"""Shapes that are wrong in practically every program that compiles, each with its one mend.
+
+An assignment whose value a condition tests (``if (s[i] = '1')``, ``a < b && (c = b)``), a comparison used as a
+statement (``x == 0;``), an index one past the last element (``v[v.size()]``) and a C++ character literal of several
+characters (``s += '22'``, a string meant) all compile, and the stated examples often do not show them (a C++ read
+one past the end returns whatever lies there). Programs with several planted bugs carry them beside the bug the
+examples do show, so the compiled repair search mends them all at once before it searches
+(:func:`debugtutor.analysis.clike.repair.arepair_compiled`), keeping the mends only when the examples do not get
+worse. The pattern findings of :mod:`debugtutor.analysis.clike.diagnostics` report the same shapes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from debugtutor.analysis.clike.syntax_tree import CompiledLanguage, SyntaxTree, line_of, operator_token, parse
+from debugtutor.analysis.edits._base import Edit, EditCategory
+
+_CONDITIONS = ("if_statement", "while_statement", "do_statement", "for_statement")
+
+
+def _tested_assignments(tree: SyntaxTree, condition: Node) -> list[Node]:
+    """Assignments whose value is what a condition tests: the whole condition, or an operand of ``&&`` / ``||``
+    (``(a < b) && (c = b)``), through parentheses and ``!``."""
+    found: list[Node] = []
+    stack = [condition]
+    while stack:
+        node = stack.pop()
+        if node.type == "assignment_expression":
+            found.append(node)
+        elif node.type in ("condition_clause", "parenthesized_expression", "unary_expression"):
+            stack.extend(node.named_children)
+        elif node.type == "binary_expression":
+            operator = operator_token(node)
+            if operator is not None and operator.type in ("&&", "||"):
+                stack.extend(node.named_children)
+    return found
+
+
+def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
+    """One edit per sure smell of ``source``, in document order."""
+    tree = parse(source, language)
+    mends: list[Edit] = []
+
+    def mend(operator: str, category: EditCategory, node: Node, description: str, mended: str, bug: str) -> None:
+        line = line_of(node)
+        mends.append(Edit(operator, category, line, f"line {line}: {description}", mended, bug))
+
+    for node in tree.named(*_CONDITIONS):
+        condition = node.child_by_field_name("condition")
+        if condition is None:
+            continue
+        for assignment in _tested_assignments(tree, condition):
+            operator = operator_token(assignment)
+            if operator is not None and operator.type == "=":
+                mend("mend_assignment_condition", "syntax", node, "'=' -> '=='", tree.replace(operator, "=="),
+                     "misused == or =")  # fmt: skip
+    for node in tree.named("expression_statement"):
+        expression = node.named_children[0] if node.named_children else None
+        if expression is None or expression.type != "binary_expression":
+            continue
+        operator = operator_token(expression)
+        if operator is not None and operator.type == "==":
+            mend("mend_comparison_statement", "syntax", node, "'==' -> '='", tree.replace(operator, "="),
+                 "misused == or =")  # fmt: skip
+    for node in tree.named("subscript_expression", "array_access"):
+        found = re.fullmatch(r"(\w+)\s*\[\s*(.*?)\s*\]", tree.text(node), re.S)
+        if found is None:
+            continue
+        base, index = found.group(1), found.group(2).replace(" ", "")
+        if index in (f"{base}.size()", f"{base}.length", f"{base}.length()"):
+            mended = f"{base}[{found.group(2).strip()} - 1]"
+            mend("mend_index_past_end", "logic", node, f"'{tree.text(node)}' -> '{mended}'",
+                 tree.replace(node, mended), "faulty indexing")  # fmt: skip
+    for node in tree.named("char_literal", "character_literal"):
+        text = tree.text(node)
+        content = text[1:-1] if len(text) >= 2 and text[0] == text[-1] == "'" else ""
+        if len(content) > 1 and not content.startswith("\\"):
+            string = f'"{content}"'
+            mend("mend_multichar_literal", "syntax", node, f"{text} -> {string}", tree.replace(node, string),
+                 "unclosed string")  # fmt: skip
+    return sorted(mends, key=lambda edit: edit.line)

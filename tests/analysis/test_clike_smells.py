@@ -1,0 +1,74 @@
+"""Sure smells of C++/Java programs and their mends (analysis/clike/smells.py), and the repair search's round that
+mends them together before it searches."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from debugtutor.analysis.clike.repair import arepair_compiled
+from debugtutor.analysis.clike.smells import smell_mends
+from debugtutor.analysis.repair import RepairBudget
+from debugtutor.sandbox import LeetCodeCall
+
+MAGIC = """class Solution {
+public:
+    int ones(int n) {
+        string s = "122";
+        int i = 2, count = 1;
+        while (s.size() < n) {
+            if (s[i] = '1') s += (s[s.size()] == '2' ? '1' : '2');
+            else s += (s.back() == '2' ? "11" : '22');
+            i--;
+        }
+        for (int j = 0; j < n; j++) count += 0;
+        count = 0;
+        for (int j = 0; j < n; j++) if (s[j] == '1') count++;
+        return count;
+    }
+};
+"""
+
+
+def test_each_sure_smell_gets_its_one_mend() -> None:
+    mends = {edit.description for edit in smell_mends(MAGIC, "cpp")}
+    assert mends == {
+        "line 7: '=' -> '=='",
+        "line 7: 's[s.size()]' -> 's[s.size() - 1]'",
+        "line 8: '22' -> \"22\"",
+    }
+    java = "class S {\n    int f(int[] a, int x) {\n        x == a[a.length];\n        return x;\n    }\n}\n"
+    assert {edit.description for edit in smell_mends(java, "java")} == {
+        "line 3: '==' -> '='",
+        "line 3: 'a[a.length]' -> 'a[a.length - 1]'",
+    }
+    inside = "int f(int a, int b, int c) {\n    if ((a < b) && (c = b)) return 1;\n    return 0;\n}\n"
+    assert [edit.description for edit in smell_mends(inside, "cpp")] == ["line 2: '=' -> '=='"]
+    # what is right stays untouched (an assignment whose result is compared is an idiom)
+    idiom = "int f(int x) {\n    while ((x = next(x)) != 0) x--;\n    return x;\n}\n"
+    assert smell_mends(idiom, "cpp") == []
+    # what is right stays untouched: a comparison inside a condition, an escape, the last element
+    clean = "int f(string s) {\n    if (s[0] == 'a' && s.back() != '\\n') return s[s.size() - 1];\n    return 0;\n}\n"
+    assert smell_mends(clean, "cpp") == []
+
+
+@pytest.mark.slow
+def test_repair_mends_the_smells_together_before_it_searches() -> None:
+    # neither mend alone makes an example pass: the search would need both at once, the round tries them together
+    code = """class Solution {
+public:
+    int ends(vector<int>& v) {
+        int total = 0;
+        if (total = 0) total += v[0];
+        total += v[v.size()];
+        return total;
+    }
+};
+"""
+    calls = [LeetCodeCall(args={"v": [1, 2, 3]}, expected=4), LeetCodeCall(args={"v": [5]}, expected=10)]
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400)
+    search = asyncio.run(arepair_compiled(code, calls, language="cpp", method="ends", budget=budget))
+    assert search.best is not None
+    assert [edit.operator for edit in search.best.edits] == ["mend_assignment_condition", "mend_index_past_end"]
+    assert search.candidates <= 3  # the program, the mended program, and nothing else
