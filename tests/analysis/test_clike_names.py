@@ -115,6 +115,38 @@ def test_uncalled_helper_with_an_error_is_deleted_whole() -> None:
     visit = candidate_edits(HELPERS, "java", lines={10}, categories=("reference",),
                             diagnostics=[_reference(10, "goLeft")])  # fmt: skip
     assert not any(edit.operator == "delete_helper" for edit in visit)
+    # a design problem's class is called method by method by the judge: none of its methods is deleted
+    design = HELPERS.replace("class Solution", "class Tracker")
+    edits = candidate_edits(
+        design, "java", lines={14}, categories=("reference",), diagnostics=[_reference(14, "score")]
+    )
+    assert not any(edit.operator == "delete_helper" for edit in edits)
+
+
+def test_one_line_helper_reading_its_callers_locals_is_inlined() -> None:
+    code = """class Solution {
+    public int count(int[] nums, int k) {
+        int product = 1, result = 0;
+        for (int j = 0; j < nums.length; j++) {
+            product = times(nums[j] + 0);
+            /* product = times(nums[0]); */
+            if (product < k) result++;
+        }
+        return result;
+    }
+    int times(int num) {
+        return product * num;
+    }
+}
+"""
+    edits = candidate_edits(code, "java", lines={12}, categories=("reference",),
+                            diagnostics=[_reference(12, "product")])  # fmt: skip
+    inlined = [edit for edit in edits if edit.operator == "inline_helper"]
+    assert len(inlined) == 1 and inlined[0].line == 12
+    source = inlined[0].source
+    # the argument keeps its grouping, a call a comment hides is rewritten too, and the helper is gone
+    assert "product = product * (nums[j] + 0);" in source and "/* product = product * nums[0]; */" in source
+    assert "int times(" not in source
 
 
 def test_undefined_call_becomes_one_of_its_arguments_or_a_library_expression() -> None:
@@ -139,7 +171,24 @@ def test_repair_renames_the_calls_to_the_helper() -> None:
     budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400)
     search = asyncio.run(arepair_compiled(code, calls, language="java", method="deepest", budget=budget))
     assert search.best is not None
-    assert "visit(node.left, depth + 1);" in search.best.source and "visit(node.right, depth + 1);" in search.best.source
+    assert (
+        "visit(node.left, depth + 1);" in search.best.source and "visit(node.right, depth + 1);" in search.best.source
+    )
+
+
+@pytest.mark.slow
+def test_repair_goes_on_from_the_edit_that_ends_the_endless_call() -> None:
+    # two bugs: the endless call (every example times out) and the comparison; the return of a local makes the
+    # program end without passing more examples, and the search builds on it
+    code = ENDLESS.replace("if (reached >= goal)", "if (reached > goal)")
+    calls = [LeetCodeCall(args={"steps": [1, 2, 3], "goal": 5}, expected=3),
+             LeetCodeCall(args={"steps": [2], "goal": 1}, expected=2)]  # fmt: skip
+    budget = RepairBudget(max_seconds=120.0, batch_size=32, max_executions=800)
+    search = asyncio.run(
+        arepair_compiled(code, calls, language="cpp", method="smallest", suspicious_lines=[7, 8, 11, 9], budget=budget)
+    )
+    assert search.best is not None and "reached >= goal" in search.best.source
+    assert "helper.smallest" not in search.best.source
 
 
 @pytest.mark.slow

@@ -522,6 +522,8 @@ async def _search(
         # a program that no longer runs out of time has moved on even when no more tests pass (a call that never
         # returned now returns something: the next edit can make it the right thing)
         ends_now = base_verdict.timed_out and not verdict.timed_out
+        if ends_now:
+            ended_timeout.append(candidate)
         if verdict.passed > base_verdict.passed or not compiles or ends_now:
             improvers.append(candidate)
         elif verdict.passed == base_verdict.passed and verdict.total:
@@ -529,9 +531,19 @@ async def _search(
         elif verdict.total:
             others.append(candidate)
 
+    ended_timeout: list[_Candidate] = []
+
+    def until_a_timeout_ends(candidates: Iterator[_Candidate]) -> Iterator[_Candidate]:
+        # every other single edit of a program that never ends runs out of time too (slowly): once one edit makes
+        # it end, the search goes on from there
+        for candidate in candidates:
+            if ended_timeout:
+                return
+            yield candidate
+
     # A program that does not compile can only be helped by syntax edits first.
     categories = ("syntax",) if not compiles else ("logic", "reference", "syntax")
-    await search.run_batches(search.edits_at(code, order, categories=categories), judge_single)
+    await search.run_batches(until_a_timeout_ends(search.edits_at(code, order, categories=categories)), judge_single)
     if not compiles and not search.fixes and not search.done():
         await search.run_batches(search.edits_at(code, order, categories=("reference", "logic")), judge_single)
 

@@ -244,7 +244,10 @@ def comment_repairs(ctx: EditContext, lexed: LineTokens, compiles: bool) -> Iter
             stripped = inner.strip()
             declares = any(re.search(rf"\b{re.escape(name)}\b", stripped) for name in undeclared)
             looks_like_code = bool(re.search(r"[;{}]\s*$|^\s*(?:if|for|while|return|else)\b", stripped))
-            if declares or (looks_like_code and ctx.wanted(line) and token.text.startswith("//")):
+            # (a block comment counts too unless it is documentation: LeetCode's "/** Definition for ..." headers
+            # hold a class)
+            hides_code = looks_like_code and ctx.wanted(line) and not token.text.startswith("/**")
+            if declares or hides_code:
                 priority = P_FIRST if declares else (P_LOW if compiles else P_MID)
                 yield ctx.replace_span(priority, "uncomment", "syntax", line, token.start, token.end, inner,
                                        "restore the commented-out code", "illegal comment")  # fmt: skip

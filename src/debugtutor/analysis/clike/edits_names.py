@@ -5,10 +5,10 @@ These are shapes of DebugBench's reference errors that a similar-looking name ca
 was never written usually stands for a function the program does define under another name with the same number of
 parameters, for one of its own arguments (the helper would have returned it), or for a library expression of its
 arguments (``countDiff(a, b)`` for ``abs(a - b)``). A helper nobody calls whose body does not compile was added
-around the bug and goes away whole. A second declaration of a name in the same scope was meant as an assignment,
-or not at all. A call through a new object of the solution's own class with the method's own arguments
-(``Solution obj; return obj.minimumTime(time, totalTrips);``) never returns; the method meant to return what it
-computed, one of its local variables.
+around the bug and goes away whole; a one-line helper that reads its caller's locals is inlined where it is called.
+A second declaration of a name in the same scope was meant as an assignment, or not at all. A call through a new
+object of the solution's own class with the method's own arguments (``Solution obj; return obj.minimumTime(time,
+totalTrips);``) never returns; the method meant to return what it computed, one of its local variables.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from tree_sitter import Node
 
 from debugtutor.analysis.clike.context import P_HIGH, P_MID, Candidate, EditContext
 from debugtutor.analysis.clike.syntax_tree import (
+    CLASS_TYPES,
     FUNCTION_TYPES,
     call_parts,
     enclosing,
@@ -64,6 +65,7 @@ def name_repairs(ctx: EditContext) -> Iterator[Candidate]:
     yield from redeclaration_repairs(ctx)
     # (a helper nobody calls never runs: deleting it is the whole fix of the calls inside it)
     yield from uncalled_helper_removals(ctx)
+    yield from helper_inlinings(ctx)
     yield from undefined_call_repairs(ctx)
     yield from self_call_repairs(ctx)
 
@@ -162,16 +164,23 @@ def undefined_call_repairs(ctx: EditContext) -> Iterator[Candidate]:
                               f"'{ctx.tree.text(call)}' -> '{expression}'", "undefined methods")  # fmt: skip
 
 
+def _in_solution(ctx: EditContext, function: Node) -> bool:
+    owner = enclosing(function, CLASS_TYPES)
+    name = owner.child_by_field_name("name") if owner is not None else None
+    return name is not None and ctx.tree.text(name) == "Solution"
+
+
 def uncalled_helper_removals(ctx: EditContext) -> Iterator[Candidate]:
-    """Delete a function that nobody calls and whose body holds a compiler error, when another function is
-    uncalled too (the entry point, which the judge calls, is never called by the program itself)."""
+    """Delete a method of ``class Solution`` that nobody calls and whose body holds a compiler error, when another
+    of its methods is uncalled too (the entry point, which the judge calls, is never called by the program itself;
+    a design problem's class is called method by method, so its methods are never deleted)."""
     error_lines = {d.line for d in ctx.diagnostics if d.category in ("syntax", "reference") and ctx.wanted(d.line)}
     if not error_lines:
         return
     uncalled: list[tuple[Node, str]] = []
     for function in ctx.tree.named("function_definition", "method_declaration"):
         signature = function_signature(ctx.tree, function)
-        if signature is None:
+        if signature is None or not _in_solution(ctx, function):
             continue
         start, end = ctx.tree.span(function)
         outside = ctx.source[:start] + ctx.source[end:]
@@ -186,6 +195,48 @@ def uncalled_helper_removals(ctx: EditContext) -> Iterator[Candidate]:
             # anchored at its error line, where the compile-fix rounds look for edits
             yield ctx.make(P_HIGH, "delete_helper", "reference", min(inside), f"delete '{name}', which nobody calls",
                            deleted.source, "undefined methods")  # fmt: skip
+
+
+def helper_inlinings(ctx: EditContext) -> Iterator[Candidate]:
+    """A one-line helper of ``class Solution`` (``return product * num;``) whose body holds a compiler error (it
+    reads a local of its caller) is inlined: every call ``f(x)`` becomes the returned expression with the parameter
+    replaced by the argument (also inside comments, which may hide a call), and the helper goes."""
+    error_lines = {d.line for d in ctx.diagnostics if d.category in ("syntax", "reference") and ctx.wanted(d.line)}
+    if not error_lines:
+        return
+    for function in ctx.tree.named("function_definition", "method_declaration"):
+        signature = function_signature(ctx.tree, function)
+        body = function.child_by_field_name("body")
+        if signature is None or body is None or not _in_solution(ctx, function):
+            continue
+        inside = sorted(line for line in error_lines if line_of(function) <= line <= function.end_point[0] + 1)
+        statements = body.named_children
+        if not inside or len(statements) != 1 or statements[0].type != "return_statement":
+            continue
+        returned = statements[0].named_children
+        if len(returned) != 1:
+            continue
+        name, parameters = signature
+        expression = ctx.tree.text(returned[0])
+        _, without = ctx.delete_node(P_HIGH, "inline_helper", "reference", function, "", "")
+
+        def inlined(match: re.Match[str], expression: str = expression, parameters: list[str] = parameters) -> str:
+            arguments = [a.strip() for a in match.group(1).split(",")] if match.group(1).strip() else []
+            if len(arguments) != len(parameters):
+                return match.group(0)
+            text = expression
+            for parameter, argument in zip(parameters, arguments):
+                simple = re.fullmatch(r"[\w.\[\]]+", argument) is not None
+                text = re.sub(rf"\b{re.escape(parameter)}\b", argument if simple else f"({argument})", text)
+            return text
+
+        call = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(([^()]*)\)")
+        # the helper's own text is gone from ``without``; only its callers are rewritten
+        rewritten = call.sub(inlined, without.source)
+        if rewritten != without.source:
+            description = f"inline '{name}' where it is called ({expression})"
+            yield ctx.make(P_HIGH, "inline_helper", "reference", inside[0], description, rewritten,
+                           "undefined methods")  # fmt: skip
 
 
 def self_call_repairs(ctx: EditContext) -> Iterator[Candidate]:
