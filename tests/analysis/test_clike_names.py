@@ -147,6 +147,19 @@ def test_one_line_helper_reading_its_callers_locals_is_inlined() -> None:
     # the argument keeps its grouping, a call a comment hides is rewritten too, and the helper is gone
     assert "product = product * (nums[j] + 0);" in source and "/* product = product * nums[0]; */" in source
     assert "int times(" not in source
+    swapped = """class Solution {
+    int gap(int a, int b) {
+        int base = 0;
+        return later(b, a);
+    }
+    int later(int a, int b) {
+        return a - b + base;
+    }
+}
+"""
+    edits = candidate_edits(swapped, "java", lines={7}, categories=("reference",), diagnostics=[_reference(7, "base")])
+    # each parameter is replaced once: the arguments' own names are not replaced again
+    assert any("return b - a + base;" in edit.source for edit in edits if edit.operator == "inline_helper")
 
 
 def test_undefined_call_becomes_one_of_its_arguments_or_a_library_expression() -> None:

@@ -90,26 +90,44 @@ def redeclaration_repairs(ctx: EditContext) -> Iterator[Candidate]:
 
 
 @dataclass(frozen=True)
-class _Defined:
+class _Function:
+    node: Node
     name: str
-    arity: int
+    parameters: list[str]
     void: bool
     called: bool
-    """Called somewhere in the program: a helper rather than the entry point."""
+    """Called somewhere else in the program: a helper rather than the entry point."""
+    in_solution: bool
+    """A method of ``class Solution`` (a design problem's class is called method by method by the judge)."""
+
+    def error_lines(self, lines: set[int]) -> list[int]:
+        return sorted(line for line in lines if line_of(self.node) <= line <= self.node.end_point[0] + 1)
 
 
-def _defined_functions(ctx: EditContext) -> list[_Defined]:
-    found: list[_Defined] = []
+def _functions(ctx: EditContext) -> list[_Function]:
+    found: list[_Function] = []
     for function in ctx.tree.named("function_definition", "method_declaration"):
         signature = function_signature(ctx.tree, function)
-        kind = function.child_by_field_name("type")
-        if signature is None or kind is None:
+        if signature is None:
             continue
+        kind = function.child_by_field_name("type")
+        owner = enclosing(function, CLASS_TYPES)
+        owner_name = owner.child_by_field_name("name") if owner is not None else None
         start, end = ctx.tree.span(function)
         outside = ctx.source[:start] + ctx.source[end:]
-        called = re.search(rf"\b{re.escape(signature[0])}\s*\(", outside) is not None
-        found.append(_Defined(signature[0], len(signature[1]), ctx.tree.text(kind) == "void", called))
+        found.append(
+            _Function(
+                function, signature[0], signature[1],
+                void=kind is not None and ctx.tree.text(kind) == "void",
+                called=re.search(rf"\b{re.escape(signature[0])}\s*\(", outside) is not None,
+                in_solution=owner_name is not None and ctx.tree.text(owner_name) == "Solution",
+            )
+        )  # fmt: skip
     return found
+
+
+def _blocking_lines(ctx: EditContext) -> set[int]:
+    return {d.line for d in ctx.diagnostics if d.category in ("syntax", "reference") and ctx.wanted(d.line)}
 
 
 def _undefined_calls(ctx: EditContext) -> Iterator[tuple[Node, Node, list[Node]]]:
@@ -129,7 +147,7 @@ def undefined_call_repairs(ctx: EditContext) -> Iterator[Candidate]:
     """A call of a function nobody defined -> a defined function with as many parameters, one of the call's own
     arguments, or a library expression of them; a library class's unknown static method -> that class's known
     ones."""
-    defined = _defined_functions(ctx)
+    defined = _functions(ctx)
     library = LIBRARY_CALLS[ctx.language]
     for call, callee, arguments in _undefined_calls(ctx):
         symbol = ctx.tree.text(callee)
@@ -147,7 +165,7 @@ def undefined_call_repairs(ctx: EditContext) -> Iterator[Candidate]:
         # a call made for its effect most likely meant a void function, one whose value is used a function that
         # returns one; helpers the program calls elsewhere before the entry point
         as_statement = call.parent is not None and call.parent.type == "expression_statement"
-        fitting = [f for f in defined if f.name != symbol and f.arity == len(arguments)]
+        fitting = [f for f in defined if f.name != symbol and len(f.parameters) == len(arguments)]
         fitting.sort(key=lambda f: (f.void != as_statement, not f.called))
         for name in dict.fromkeys(f.name for f in fitting):
             yield ctx.edit_at(P_HIGH, "rename_reference", "reference", callee, name,
@@ -164,71 +182,55 @@ def undefined_call_repairs(ctx: EditContext) -> Iterator[Candidate]:
                               f"'{ctx.tree.text(call)}' -> '{expression}'", "undefined methods")  # fmt: skip
 
 
-def _in_solution(ctx: EditContext, function: Node) -> bool:
-    owner = enclosing(function, CLASS_TYPES)
-    name = owner.child_by_field_name("name") if owner is not None else None
-    return name is not None and ctx.tree.text(name) == "Solution"
-
-
 def uncalled_helper_removals(ctx: EditContext) -> Iterator[Candidate]:
     """Delete a method of ``class Solution`` that nobody calls and whose body holds a compiler error, when another
     of its methods is uncalled too (the entry point, which the judge calls, is never called by the program itself;
     a design problem's class is called method by method, so its methods are never deleted)."""
-    error_lines = {d.line for d in ctx.diagnostics if d.category in ("syntax", "reference") and ctx.wanted(d.line)}
-    if not error_lines:
-        return
-    uncalled: list[tuple[Node, str]] = []
-    for function in ctx.tree.named("function_definition", "method_declaration"):
-        signature = function_signature(ctx.tree, function)
-        if signature is None or not _in_solution(ctx, function):
-            continue
-        start, end = ctx.tree.span(function)
-        outside = ctx.source[:start] + ctx.source[end:]
-        if re.search(rf"\b{re.escape(signature[0])}\s*\(", outside) is None:
-            uncalled.append((function, signature[0]))
+    errors = _blocking_lines(ctx)
+    uncalled = [f for f in _functions(ctx) if f.in_solution and not f.called] if errors else []
     if len(uncalled) < 2:
         return
-    for function, name in uncalled:
-        inside = {line for line in error_lines if line_of(function) <= line <= function.end_point[0] + 1}
+    for function in uncalled:
+        inside = function.error_lines(errors)
         if inside:
-            _, deleted = ctx.delete_node(P_HIGH, "delete_helper", "reference", function, "", "")
+            _, deleted = ctx.delete_node(P_HIGH, "delete_helper", "reference", function.node, "", "")
             # anchored at its error line, where the compile-fix rounds look for edits
-            yield ctx.make(P_HIGH, "delete_helper", "reference", min(inside), f"delete '{name}', which nobody calls",
-                           deleted.source, "undefined methods")  # fmt: skip
+            yield ctx.make(P_HIGH, "delete_helper", "reference", inside[0],
+                           f"delete '{function.name}', which nobody calls", deleted.source,
+                           "undefined methods")  # fmt: skip
 
 
 def helper_inlinings(ctx: EditContext) -> Iterator[Candidate]:
     """A one-line helper of ``class Solution`` (``return product * num;``) whose body holds a compiler error (it
     reads a local of its caller) is inlined: every call ``f(x)`` becomes the returned expression with the parameter
     replaced by the argument (also inside comments, which may hide a call), and the helper goes."""
-    error_lines = {d.line for d in ctx.diagnostics if d.category in ("syntax", "reference") and ctx.wanted(d.line)}
-    if not error_lines:
-        return
-    for function in ctx.tree.named("function_definition", "method_declaration"):
-        signature = function_signature(ctx.tree, function)
-        body = function.child_by_field_name("body")
-        if signature is None or body is None or not _in_solution(ctx, function):
+    errors = _blocking_lines(ctx)
+    for helper in _functions(ctx) if errors else []:
+        body = helper.node.child_by_field_name("body")
+        if body is None or not helper.in_solution:
             continue
-        inside = sorted(line for line in error_lines if line_of(function) <= line <= function.end_point[0] + 1)
+        inside = helper.error_lines(errors)
         statements = body.named_children
         if not inside or len(statements) != 1 or statements[0].type != "return_statement":
             continue
         returned = statements[0].named_children
         if len(returned) != 1:
             continue
-        name, parameters = signature
+        name, parameters = helper.name, helper.parameters
         expression = ctx.tree.text(returned[0])
-        _, without = ctx.delete_node(P_HIGH, "inline_helper", "reference", function, "", "")
+        _, without = ctx.delete_node(P_HIGH, "inline_helper", "reference", helper.node, "", "")
 
         def inlined(match: re.Match[str], expression: str = expression, parameters: list[str] = parameters) -> str:
             arguments = [a.strip() for a in match.group(1).split(",")] if match.group(1).strip() else []
             if len(arguments) != len(parameters):
                 return match.group(0)
-            text = expression
-            for parameter, argument in zip(parameters, arguments):
-                simple = re.fullmatch(r"[\w.\[\]]+", argument) is not None
-                text = re.sub(rf"\b{re.escape(parameter)}\b", argument if simple else f"({argument})", text)
-            return text
+            given = {
+                parameter: argument if re.fullmatch(r"[\w.\[\]]+", argument) else f"({argument})"
+                for parameter, argument in zip(parameters, arguments)
+            }
+            # one pass, so an argument that names another parameter is not replaced again
+            named = "|".join(re.escape(parameter) for parameter in given)
+            return re.sub(rf"\b(?:{named})\b", lambda found: given[found.group(0)], expression) if given else expression
 
         call = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(([^()]*)\)")
         # the helper's own text is gone from ``without``; only its callers are rewritten
