@@ -117,10 +117,10 @@ def test_uncalled_helper_with_an_error_is_deleted_whole() -> None:
     assert not any(edit.operator == "delete_helper" for edit in visit)
     # a design problem's class is called method by method by the judge: none of its methods is deleted
     design = HELPERS.replace("class Solution", "class Tracker")
-    edits = candidate_edits(
+    designed = candidate_edits(
         design, "java", lines={14}, categories=("reference",), diagnostics=[_reference(14, "score")]
     )
-    assert not any(edit.operator == "delete_helper" for edit in edits)
+    assert not any(edit.operator == "delete_helper" for edit in designed)
 
 
 def test_one_line_helper_reading_its_callers_locals_is_inlined() -> None:
