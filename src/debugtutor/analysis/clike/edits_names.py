@@ -63,10 +63,12 @@ def name_repairs(ctx: EditContext) -> Iterator[Candidate]:
     if ctx.direction != "repair":
         return
     yield from redeclaration_repairs(ctx)
+    errors = _blocking_lines(ctx)
+    functions = _functions(ctx) if errors else []
     # (a helper nobody calls never runs: deleting it is the whole fix of the calls inside it)
-    yield from uncalled_helper_removals(ctx)
-    yield from helper_inlinings(ctx)
-    yield from undefined_call_repairs(ctx)
+    yield from uncalled_helper_removals(ctx, functions, errors)
+    yield from helper_inlinings(ctx, functions, errors)
+    yield from undefined_call_repairs(ctx, functions)
     yield from self_call_repairs(ctx)
 
 
@@ -143,11 +145,10 @@ def _undefined_calls(ctx: EditContext) -> Iterator[tuple[Node, Node, list[Node]]
         yield call, callee, list(arguments.named_children)
 
 
-def undefined_call_repairs(ctx: EditContext) -> Iterator[Candidate]:
+def undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> Iterator[Candidate]:
     """A call of a function nobody defined -> a defined function with as many parameters, one of the call's own
     arguments, or a library expression of them; a library class's unknown static method -> that class's known
     ones."""
-    defined = _functions(ctx)
     library = LIBRARY_CALLS[ctx.language]
     for call, callee, arguments in _undefined_calls(ctx):
         symbol = ctx.tree.text(callee)
@@ -182,12 +183,11 @@ def undefined_call_repairs(ctx: EditContext) -> Iterator[Candidate]:
                               f"'{ctx.tree.text(call)}' -> '{expression}'", "undefined methods")  # fmt: skip
 
 
-def uncalled_helper_removals(ctx: EditContext) -> Iterator[Candidate]:
+def uncalled_helper_removals(ctx: EditContext, functions: list[_Function], errors: set[int]) -> Iterator[Candidate]:
     """Delete a method of ``class Solution`` that nobody calls and whose body holds a compiler error, when another
     of its methods is uncalled too (the entry point, which the judge calls, is never called by the program itself;
     a design problem's class is called method by method, so its methods are never deleted)."""
-    errors = _blocking_lines(ctx)
-    uncalled = [f for f in _functions(ctx) if f.in_solution and not f.called] if errors else []
+    uncalled = [f for f in functions if f.in_solution and not f.called]
     if len(uncalled) < 2:
         return
     for function in uncalled:
@@ -200,12 +200,11 @@ def uncalled_helper_removals(ctx: EditContext) -> Iterator[Candidate]:
                            "undefined methods")  # fmt: skip
 
 
-def helper_inlinings(ctx: EditContext) -> Iterator[Candidate]:
+def helper_inlinings(ctx: EditContext, functions: list[_Function], errors: set[int]) -> Iterator[Candidate]:
     """A one-line helper of ``class Solution`` (``return product * num;``) whose body holds a compiler error (it
     reads a local of its caller) is inlined: every call ``f(x)`` becomes the returned expression with the parameter
     replaced by the argument (also inside comments, which may hide a call), and the helper goes."""
-    errors = _blocking_lines(ctx)
-    for helper in _functions(ctx) if errors else []:
+    for helper in functions:
         body = helper.node.child_by_field_name("body")
         if body is None or not helper.in_solution:
             continue
