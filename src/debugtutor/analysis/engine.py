@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
@@ -95,24 +96,14 @@ def _exception_lines(
             if outcome.status == Status.passed or error is None or error.line is None:
                 continue
             if outcome.status == Status.timeout:
-                # stopped somewhere inside the loop that does not end: point at the loop, and at a call of the
-                # function by itself that never gets nearer to an end
-                for line in _endless_self_calls(code, language):
-                    lines.setdefault(line, "a timeout (the function calls itself with its own arguments)")
-                loop = enclosing_loop(code, error.line, language)
-                if loop is not None:
-                    lines.setdefault(loop, "a timeout (the loop does not end)")
+                _timed_out_at(lines, code, error.line, language)
             elif error.type not in _NOT_RAISED_HERE:
                 _raised_at(lines, code, error.line, error.type, language)
     if lines:
         return lines
     for test in facts.failing:
         if test.status == Status.timeout and test.exception is not None and test.exception.line is not None:
-            for line in _endless_self_calls(code, language):
-                lines.setdefault(line, "a timeout (the function calls itself with its own arguments)")
-            loop = enclosing_loop(code, test.exception.line, language)
-            if loop is not None:
-                lines.setdefault(loop, "a timeout (the loop does not end)")
+            _timed_out_at(lines, code, test.exception.line, language)
         elif (
             test.exception is not None
             and test.exception.line is not None
@@ -124,12 +115,24 @@ def _exception_lines(
     return lines
 
 
-def _endless_self_calls(code: str, language: Language) -> list[int]:
+def _timed_out_at(lines: dict[int, str], code: str, line: int, language: Language) -> None:
+    """Book a timeout stopped at ``line``: it is somewhere inside the loop that does not end (point at the loop),
+    or below a call of the function by itself that never gets nearer to an end (point at the call)."""
+    for call_line in _endless_self_calls(code, language):
+        lines.setdefault(call_line, "a timeout (the function calls itself with its own arguments)")
+    loop = enclosing_loop(code, line, language)
+    if loop is not None:
+        lines.setdefault(loop, "a timeout (the loop does not end)")
+
+
+@lru_cache(maxsize=8)
+def _endless_self_calls(code: str, language: Language) -> tuple[int, ...]:
+    """(one parse per program, however many of its tests time out)"""
     if language == "python":
-        return []
+        return ()
     from debugtutor.analysis.clike.syntax_tree import line_of, parse, unchanged_self_calls
 
-    return [line_of(call) for _, call in unchanged_self_calls(parse(code, language))]
+    return tuple(line_of(call) for _, call in unchanged_self_calls(parse(code, language)))
 
 
 def _raised_at(lines: dict[int, str], code: str, line: int, error: str, language: Language) -> None:

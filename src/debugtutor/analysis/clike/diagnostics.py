@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from debugtutor.analysis.clike.harness import CompilerMessage, Variant, arun_variants
+from debugtutor.analysis.clike.smells import index_past_end
 from debugtutor.analysis.clike.syntax_tree import (
     CompiledLanguage,
     SyntaxTree,
@@ -600,12 +601,8 @@ def _updated_names(tree: SyntaxTree, update: object) -> set[str]:
 def _index_diagnostics(tree: SyntaxTree) -> Iterable[Diagnostic]:
     """``v[v.size()]`` / ``a[a.length]``: an index one past the last element."""
     for node in tree.named("subscript_expression", "array_access"):
-        text = tree.text(node).replace(" ", "")
-        found = re.fullmatch(r"(\w+)\[(.*)\]", text)
-        if found is None:
-            continue
-        base, index = found.group(1), found.group(2)
-        if index in (f"{base}.size()", f"{base}.length", f"{base}.length()"):
+        if index_past_end(tree, node) is not None:
+            text = tree.text(node).replace(" ", "")
             yield _diagnostic(line_of(node), "index-past-end", f"{text} is one past the last element",
                               "faulty indexing", "suspicious-logic")  # fmt: skip
 

@@ -21,6 +21,17 @@ from debugtutor.analysis.edits._base import Edit, EditCategory
 _CONDITIONS = ("if_statement", "while_statement", "do_statement", "for_statement")
 
 
+def index_past_end(tree: SyntaxTree, node: Node) -> tuple[str, str] | None:
+    """(array, index) of a subscript one past the last element (``v[v.size()]``, ``a[a.length]``), else None."""
+    found = re.fullmatch(r"(\w+)\s*\[\s*(.*?)\s*\]", tree.text(node), re.S)
+    if found is None:
+        return None
+    base, index = found.group(1), found.group(2).strip()
+    if index.replace(" ", "") in (f"{base}.size()", f"{base}.length", f"{base}.length()"):
+        return base, index
+    return None
+
+
 def _tested_assignments(tree: SyntaxTree, condition: Node) -> list[Node]:
     """Assignments whose value is what a condition tests: the whole condition, or an operand of ``&&`` / ``||``
     (``(a < b) && (c = b)``), through parentheses and ``!``."""
@@ -66,12 +77,9 @@ def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
             mend("mend_comparison_statement", "syntax", node, "'==' -> '='", tree.replace(operator, "="),
                  "misused == or =")  # fmt: skip
     for node in tree.named("subscript_expression", "array_access"):
-        found = re.fullmatch(r"(\w+)\s*\[\s*(.*?)\s*\]", tree.text(node), re.S)
-        if found is None:
-            continue
-        base, index = found.group(1), found.group(2).replace(" ", "")
-        if index in (f"{base}.size()", f"{base}.length", f"{base}.length()"):
-            mended = f"{base}[{found.group(2).strip()} - 1]"
+        past_end = index_past_end(tree, node)
+        if past_end is not None:
+            mended = f"{past_end[0]}[{past_end[1]} - 1]"
             mend("mend_index_past_end", "logic", node, f"'{tree.text(node)}' -> '{mended}'",
                  tree.replace(node, mended), "faulty indexing")  # fmt: skip
     for node in tree.named("char_literal", "character_literal"):
