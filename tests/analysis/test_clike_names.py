@@ -215,3 +215,25 @@ def test_repair_returns_what_the_method_computed_instead_of_calling_itself() -> 
     # (the loop ends with low == high: either is what the method computed)
     assert search.best is not None and ("return low;" in search.best.source or "return high;" in search.best.source)
     assert "helper.smallest" not in search.best.source
+
+
+def test_a_name_nothing_declares_may_be_any_variable_visible_there() -> None:
+    code = """class Solution {
+    int seen;
+    public int repeated(int[] nums) {
+        int total = 0;
+        for (int i = 0; i < nums.length; i++) {
+            int n = nums[i];
+            if (n > 3) {
+                return var;
+            }
+        }
+        int step = 2;
+        return total + step;
+    }
+}
+"""
+    found = _descriptions(code, "java", {8}, [_reference(8, symbol="var")])
+    visible = [d for d in found if d.startswith("'var' -> ") and not d.endswith("everywhere")]
+    # the nearest declaration first, then the parameter, then the field; never one declared further down
+    assert visible == ["'var' -> 'n'", "'var' -> 'i'", "'var' -> 'total'", "'var' -> 'nums'", "'var' -> 'seen'"]

@@ -87,3 +87,77 @@ def test_repair_finds_the_missing_object() -> None:
         arepair_compiled(TABLE, calls, language="java", method="ways", suspicious_lines=[4], budget=budget)
     )
     assert search.best is not None and "new long[n + 1]" in search.best.source
+
+
+UNMADE_POINTER = """class Solution {
+public:
+    int last(TreeNode* root) {
+        TreeNode* spare;
+        queue<TreeNode*> q;
+        q.push(root);
+        int seen = 0;
+        while (!q.empty()) {
+            TreeNode* node = q.front();
+            q.pop();
+            seen = spare->val;
+            if (node->left) q.push(node->left);
+        }
+        return seen;
+    }
+};
+"""
+UNMADE_HANDLE = """class Solution {
+    public int count(String word, int[] limits) {
+        Helper probe;
+        String text;
+        text.trim();
+        int total = 0;
+        for (int limit : limits) total += probe.bound(limit);
+        return total + word.length();
+    }
+    int bound(int limit) { return limit * 2; }
+}
+"""
+ASSIGNED_LATER = """class Solution {
+public:
+    int pick(vector<int>& nums) {
+        int* best;
+        best = &nums[0];
+        return *best;
+    }
+};
+"""
+
+
+def _unmade(code: str, language: str) -> list[str]:
+    return [
+        edit.description.split(": ", 1)[-1]
+        for edit in candidate_edits(code, language, categories=("reference",))  # type: ignore[arg-type]
+        if "unmade" in edit.operator
+    ]
+
+
+def test_a_pointer_nothing_sets_is_replaced_by_one_of_its_type_in_scope() -> None:
+    found = _unmade(UNMADE_POINTER, "cpp")
+    # the nearest pointer of the same type first, then the parameter; never the queue or the int
+    assert [d for d in found if "->" in d] == ["'spare' -> 'node'", "'spare' -> 'root'"]
+    assert "delete 'spare' and the statements that use it" in found
+    fixed = next(e.source for e in candidate_edits(UNMADE_POINTER, "cpp") if "'spare' -> 'node'" in e.description)
+    assert "spare" not in fixed and "seen = node->val;" in fixed
+    assert len(fixed.splitlines()) == len(UNMADE_POINTER.splitlines())  # lines keep their numbers
+
+
+def test_an_unmade_object_goes_with_its_statements_or_its_members_stay() -> None:
+    found = _unmade(UNMADE_HANDLE, "java")
+    assert "delete 'text' and the statements that use it" in found
+    assert "'probe.bound' -> 'bound'" in found
+    member = next(e.source for e in candidate_edits(UNMADE_HANDLE, "java") if "'probe.bound'" in e.description)
+    assert "total += bound(limit);" in member and "Helper probe" not in member
+    dropped = next(e.source for e in candidate_edits(UNMADE_HANDLE, "java") if "delete 'text'" in e.description)
+    assert "text" not in dropped
+    # a String stand-in for the string nobody made, the parameter
+    assert "'text' -> 'word'" in found
+
+
+def test_a_variable_given_a_value_later_is_not_unmade() -> None:
+    assert _unmade(ASSIGNED_LATER, "cpp") == []

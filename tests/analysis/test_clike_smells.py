@@ -72,3 +72,18 @@ public:
     assert search.best is not None
     assert [edit.operator for edit in search.best.edits] == ["mend_assignment_condition", "mend_index_past_end"]
     assert search.candidates <= 3  # the program, the mended program, and nothing else
+
+
+@pytest.mark.parametrize(
+    ("language", "code", "expected"),
+    [
+        ("cpp", "int f(string s, vector<int>& v, char c) {\n    if (v[0] == 1) return 0;\n"
+                "    return (s[0] == 1) + (s[1] != '0') + (c == 7);\n}\n", {"line 3: 1 -> '1'", "line 3: 7 -> '7'"}),
+        ("java", "class Solution {\n    int f(String s, int[] a) {\n"
+                 "        if (a[0] == 1 || s.charAt(0) == 7) return 1;\n"
+                 "        return s.length() == 2 ? 1 : 0;\n    }\n}\n", {"line 3: 7 -> '7'"}),
+    ],
+)  # fmt: skip
+def test_a_character_compared_with_a_bare_digit_gets_its_quotes(language: str, code: str, expected: set[str]) -> None:
+    # integers compared with digits (v[0] == 1, s.length() == 2) stay as they are
+    assert {edit.description for edit in smell_mends(code, language)} == expected  # type: ignore[arg-type]

@@ -218,3 +218,10 @@ public:
     assert (5, "unchanged-recursion") in flagged and (6, "unchanged-recursion") not in flagged
     java_lines = [d.line for d in pattern_diagnostics(java, "java") if d.code == "unchanged-recursion"]
     assert java_lines == [2]
+
+
+def test_a_power_of_ten_may_have_a_zero_too_many_or_too_few() -> None:
+    code = "int thousands(int num) {\n    return num / 10000 % 10;\n}\n"
+    found = [e.description for e in candidate_edits(code, "cpp", lines={2}, categories=("logic",))]
+    assert "line 2: 10000 -> 1000" in found and "line 2: 10000 -> 100000" in found
+    assert "line 2: 10000 -> 10001" in found  # beside the +-1 it always had

@@ -208,3 +208,80 @@ def test_a_brace_after_code_that_closes_a_block_early_is_dropped() -> None:
     early = COUNTER.replace("above++;", "above++;}", 1)
     assert COUNTER in _sources(early, "cpp")
     assert not any(e.operator == "drop_brace" for e in candidate_edits(COUNTER, "cpp"))
+
+
+def test_a_library_method_named_without_its_call_gets_the_parentheses_back() -> None:
+    code = """class Solution {
+public:
+    int largest(vector<int>& row) {
+        vector<int> tmp = row;
+        sort(tmp.begin(), tmp.end, greater<int>());
+        return tmp.front();
+    }
+};
+"""
+    rejected = [_error(5, "no-matching-call", "no matching function for call to 'sort'", category="reference")]
+    fixes = _sources(code, "cpp", rejected)
+    assert code.replace("tmp.end,", "tmp.end(),") in fixes
+    # only where the compiler rejects the line, and never for a field the program declares
+    assert code.replace("tmp.end,", "tmp.end(),") not in _sources(code, "cpp", [])
+    own = code.replace("class Solution {\n", "class Solution {\n    int end;\n")
+    moved = [_error(6, "no-matching-call", "no matching function for call to 'sort'", category="reference")]
+    assert own.replace("tmp.end,", "tmp.end(),") not in _sources(own, "cpp", moved)
+
+
+def test_java_var_where_java_forbids_it_becomes_a_type() -> None:
+    code = """class Solution {
+    public int deepest(TreeNode root, var depth) {
+        var best = depth;
+        return root == null ? best : deepest(root.left, depth + 1);
+    }
+}
+"""
+    fixes = _sources(code, "java", [_error(2, "parse-error", "'var' is not allowed here")])
+    assert code.replace("var depth", "int depth") in fixes
+    assert code.replace("var depth", "TreeNode depth") in fixes
+    # a local with a value may be var
+    assert code.replace("var best", "int best") not in fixes
+
+
+MATCHES = """class Solution {
+public:
+    int countMatches(vector<vector<string>>& items, string ruleKey, string ruleValue) {
+        int i = 0;
+        string type = "type;
+        if (ruleKey == type) i = 0;
+        string color = "color";
+        if (ruleKey == color) i = 1;
+        string name = "name;
+        if (ruleKey == name) i = 2;
+        int count = 0;
+        for (auto& item : items) if (item[i] == ruleValue) count++;
+        return count;
+    }
+};
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_strings_left_open_on_two_lines_are_closed_together(language: str) -> None:
+    code = MATCHES
+    if language == "java":
+        code = (MATCHES.replace("public:\n", "").replace("    int countMatches", "    public int countMatches")
+                .replace("vector<vector<string>>&", "List<List<String>>").replace("string ", "String ")
+                .replace("ruleKey == ", "ruleKey.equals(").replace(") i =", ")) i =")
+                .replace("for (auto& item : items) if (item[i] == ruleValue)",
+                         "for (List<String> item : items) if (item.get(i).equals(ruleValue))"))  # fmt: skip
+    items = [["phone", "blue", "pixel"], ["computer", "silver", "phone"], ["phone", "gold", "iphone"]]
+    calls = [
+        LeetCodeCall(args={"items": items, "ruleKey": "color", "ruleValue": "silver"}, expected=1),
+        LeetCodeCall(args={"items": items, "ruleKey": "type", "ruleValue": "phone"}, expected=2),
+    ]
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400)
+    search = asyncio.run(arepair_compiled(code, calls, language=language, method="countMatches",  # type: ignore[arg-type]
+                                          suspicious_lines=[5], budget=budget))  # fmt: skip
+    assert search.best is not None
+    first = code.splitlines().index(next(line for line in code.splitlines() if '"type;' in line)) + 1
+    assert [e.description for e in search.best.edits] == [f"line {first}: close the string",
+                                                          f"line {first + 4}: close the string"]  # fmt: skip

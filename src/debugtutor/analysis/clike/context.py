@@ -183,6 +183,35 @@ class EditContext:
                     names.add(self.tree.text(name))
         return names
 
+    def visible_names(self, node: Node) -> list[str]:
+        """Variables visible at ``node``: those its function declares above it in a block that holds it (the nearest
+        first), then the function's parameters, then the class's fields."""
+        function = enclosing(node, _FUNCTION_TYPES)
+        if function is None:
+            return list(self.fields)
+        holders = set()
+        current: Node | None = node
+        while current is not None:
+            holders.add(current.id)
+            current = current.parent
+        local: list[str] = []
+        for found in self.tree.walk(function):
+            if found.start_byte >= node.start_byte:
+                break
+            if found.type == "identifier" and self._is_declarator(found):
+                statement = found.parent
+                while statement is not None and statement.type in _DECLARATOR_TYPES and statement.type not in (
+                    "declaration", "local_variable_declaration", "for_range_loop", "enhanced_for_statement",
+                    "parameter_declaration", "formal_parameter", "optional_parameter_declaration",
+                ):  # fmt: skip
+                    statement = statement.parent
+                if statement is None:
+                    continue
+                in_scope = statement.parent is None or statement.parent.id in holders or statement.id in holders
+                if in_scope or "parameter" in statement.type:
+                    local.append(self.tree.text(found))
+        return list(dict.fromkeys([*reversed(local), *self.fields]))
+
     def _is_declarator(self, node: Node) -> bool:
         parent = node.parent
         if parent is None or parent.type not in _DECLARATOR_TYPES:
@@ -217,6 +246,11 @@ class EditContext:
         if parent.type in ("function_declarator", "qualified_identifier", "method_declaration", "class_declaration"):
             return False
         return self.tree.text(node) in self.declared_names
+
+
+_FUNCTION_TYPES = frozenset(
+    {"function_definition", "method_declaration", "constructor_declaration", "lambda_expression"}
+)
 
 
 def _is_function_declarator(node: Node) -> bool:

@@ -37,7 +37,7 @@ from debugtutor.analysis.clike.diagnostics import FOREIGN_MEMBERS, FOREIGN_WORDS
 from debugtutor.analysis.clike.edits_logic import LOGIC_OPERATORS
 from debugtutor.analysis.clike.edits_names import LIBRARY_CALLS, name_repairs
 from debugtutor.analysis.clike.edits_structure import structure_repairs
-from debugtutor.analysis.clike.nulls import null_argument_edits, null_initialisation_edits
+from debugtutor.analysis.clike.nulls import null_argument_edits, null_initialisation_edits, unmade_object_repairs
 from debugtutor.analysis.clike.syntax_tree import (
     CompiledLanguage,
     Token,
@@ -137,9 +137,14 @@ def bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
                 spots.append(code_end(source, line, code))
                 if code and code[-1].text in (";", "{"):
                     spots.append(code[-1].start)
+                missing = opened - closed
                 for rank, spot in enumerate(dict.fromkeys(reversed(spots))):
                     yield ctx.replace_span(P_HIGH if rank < 3 else P_MID, "close_bracket", "syntax", line, spot,
                                            spot, closer, f"add '{closer}'", "unclosed parentheses")  # fmt: skip
+                    if missing > 1 and rank < 3:
+                        # ``isdigit(s[i] {``: every bracket the line leaves open closes at once
+                        yield ctx.replace_span(P_HIGH, "close_bracket", "syntax", line, spot, spot, closer * missing,
+                                               f"add '{closer * missing}'", "unclosed parentheses")  # fmt: skip
             if closed > opened:
                 for token in reversed([t for t in code if t.text == closer]):
                     yield ctx.replace_span(P_HIGH, "drop_bracket", "syntax", line, token.start, token.end, "",
@@ -365,6 +370,9 @@ _API_MEMBERS = {
 }  # fmt: skip
 
 
+MAX_VISIBLE = 6
+
+
 def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
     source = ctx.source
     for diagnostic in ctx.diagnostics:
@@ -390,6 +398,13 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
             pool = (ctx.methods | set(LIBRARY_CALLS[ctx.language])) if called else ctx.declared_names
             bug = "undefined methods" if called else "undefined objects"
             replacements += [(P_HIGH, other, bug) for other in _similar(symbol, pool)]
+            if not called:
+                # a name nothing declares may stand for any variable in scope there, not only a look-alike
+                offered = {other for _, other, _ in replacements}
+                use = next((node for node in ctx.tree.named("identifier")
+                            if line_of(node) == line and ctx.tree.text(node) == symbol), None)  # fmt: skip
+                visible = [n for n in ctx.visible_names(use) if n not in offered and n != symbol] if use else []
+                replacements += [(P_MID, other, bug) for other in visible[:MAX_VISIBLE]]
         pattern = rf"(?<=[.>])\s*{re.escape(symbol)}\b" if is_member else rf"(?<![\w.]){re.escape(symbol)}\b"
         for priority, new, bug in replacements:
             description = f"'{symbol}' -> '{new or '(nothing)'}'"
@@ -433,6 +448,34 @@ def _drop_statement_at(ctx: EditContext, line: int) -> Iterator[Candidate]:
             yield ctx.delete_node(P_LOW, "delete_statement", "reference", node, "delete the statement",
                                   "undefined methods")  # fmt: skip
             return
+
+
+_JAVA_TYPES = ("int", "long", "String", "double", "boolean", "char")
+
+
+def java_var_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """Java's ``var`` where Java forbids it (a parameter, a field, a local without a value) -> a concrete type:
+    the primitive types and ``String`` first, then the types the program declares elsewhere."""
+    if ctx.language != "java":
+        return
+    declared = [ctx.tree.text(kind) for kind in ctx.tree.named("integral_type", "floating_point_type",
+                                                                "boolean_type", "type_identifier", "generic_type",
+                                                                "array_type")]  # fmt: skip
+    choices = list(dict.fromkeys([*_JAVA_TYPES, *(t for t in declared if t != "var" and "\n" not in t)]))[:10]
+    for node in ctx.tree.named("type_identifier"):
+        parent = node.parent
+        if ctx.tree.text(node) != "var" or parent is None or not ctx.wanted(line_of(node)):
+            continue
+        if parent.type == "local_variable_declaration":
+            declarator = parent.child_by_field_name("declarator")
+            value = declarator.child_by_field_name("value") if declarator is not None else None
+            if value is not None and value.type not in ("array_initializer", "null_literal"):
+                continue  # a local with a value may be ``var``
+        elif parent.type not in ("formal_parameter", "field_declaration", "spread_parameter"):
+            continue
+        for choice in choices:
+            yield ctx.edit_at(P_HIGH, "var_to_type", "reference", node, choice, f"'var' -> '{choice}'",
+                              "illegal keywords")  # fmt: skip
 
 
 def foreign_word_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
@@ -650,8 +693,10 @@ def candidate_edits(
             operators += [
                 lambda: reference_repairs(ctx),
                 lambda: foreign_word_repairs(ctx, lexed),
+                lambda: java_var_repairs(ctx),
                 lambda: null_initialisation_edits(ctx),
                 lambda: null_argument_edits(ctx),
+                lambda: unmade_object_repairs(ctx),
                 lambda: name_repairs(ctx),
             ]
         if "syntax" in categories or "reference" in categories:

@@ -106,6 +106,9 @@ NAME_SWAPS: dict[str, tuple[str, ...]] = {
     "pollLast": ("pollFirst",),
     "peekFirst": ("peekLast",),
     "peekLast": ("peekFirst",),
+    "pop": ("peek",),
+    "poll": ("peek",),
+    "peek": ("pop", "poll"),
     "removeFirst": ("removeLast",),
     "removeLast": ("removeFirst",),
     "offerFirst": ("offerLast",),
@@ -243,7 +246,8 @@ def _is_plain_integer(ctx: EditContext, node: Node) -> bool:
 
 
 def constant_edits(ctx: EditContext) -> Iterator[Candidate]:
-    """+-1 on integer literals; ``true``/``false`` swaps are in :func:`name_swap_edits`."""
+    """+-1 on integer literals, a power of ten times or divided by ten; ``true``/``false`` swaps are in
+    :func:`name_swap_edits`."""
     for node in ctx.tree.named(*_NUMBER_TYPES):
         if not ctx.wanted(line_of(node)) or not _is_plain_integer(ctx, node):
             continue
@@ -255,6 +259,11 @@ def constant_edits(ctx: EditContext) -> Iterator[Candidate]:
                 continue
             yield ctx.edit_node(P_LOW, "change_constant", "logic", node, str(value + delta),
                                 f"{value} -> {value + delta}", "variable error")  # fmt: skip
+        if value >= 10 and str(value).rstrip("0") == "1":
+            # a zero typed once too often or too few (``num / 10000`` for the thousands digit)
+            for other in (value // 10, value * 10):
+                yield ctx.edit_node(P_LOW, "change_constant", "logic", node, str(other), f"{value} -> {other}",
+                                    "variable error")  # fmt: skip
         if value not in (0, 1):
             for other in (0, 1):
                 yield ctx.edit_node(P_LAST, "change_constant", "logic", node, str(other), f"{value} -> {other}",

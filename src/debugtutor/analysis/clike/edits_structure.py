@@ -40,7 +40,7 @@ from debugtutor.analysis.clike.context import (
     line_bounds,
     source_lines,
 )
-from debugtutor.analysis.clike.syntax_tree import FUNCTION_TYPES, indent_width
+from debugtutor.analysis.clike.syntax_tree import FUNCTION_TYPES, indent_width, line_of
 from debugtutor.analysis.static import Diagnostic
 
 # Compiler findings that say the program's block structure is broken somewhere, not necessarily on their line.
@@ -295,6 +295,36 @@ def member_shape_repairs(ctx: EditContext) -> Iterator[Candidate]:
                                        symbol_at, "", f"'{symbol}' unqualified", "undefined objects")  # fmt: skip
 
 
+# Library methods that take no argument and have no field of the same name: named without a call, they are a
+# call whose parentheses were lost (``tmp.end`` for ``tmp.end()``).
+_CALLED_ONLY = {
+    "cpp": frozenset({"begin", "end", "rbegin", "rend", "size", "length", "empty", "top", "front", "back", "c_str",
+                      "pop", "pop_back", "pop_front", "clear"}),
+    "java": frozenset({"size", "isEmpty", "peek", "poll", "pop", "toCharArray", "keySet", "values", "entrySet",
+                       "getKey", "getValue", "toString", "peekFirst", "peekLast", "pollFirst", "pollLast",
+                       "trim", "toLowerCase", "toUpperCase"}),
+}  # fmt: skip
+
+
+def lost_call_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """``x.end`` -> ``x.end()``: a library method that takes nothing, named without its call on a line the compiler
+    rejects."""
+    lines = {d.line for d in _blocking(ctx) if ctx.wanted(d.line)}
+    if not lines:
+        return
+    called_only = _CALLED_ONLY[ctx.language] - set(ctx.fields)
+    for node in ctx.tree.named("field_expression", "field_access"):
+        member = node.child_by_field_name("field")
+        if member is None or line_of(node) not in lines or ctx.tree.text(member) not in called_only:
+            continue
+        parent = node.parent
+        if parent is not None and parent.type == "call_expression" and parent.child_by_field_name("function") == node:
+            continue
+        text = ctx.tree.text(node)
+        yield ctx.edit_at(P_HIGH, "lost_call", "syntax", node, text + "()", f"'{text}' -> '{text}()'",
+                          "unclosed parentheses")  # fmt: skip
+
+
 def missing_declaration_repairs(ctx: EditContext) -> Iterator[Candidate]:
     """Declare, at the top of its function, a variable the compiler cannot find that the code only counts with
     (``one++``, ``one += x``, ``one = 0``): DebugBench's undefined objects often delete one such declaration."""
@@ -331,4 +361,5 @@ def structure_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
     yield from trailing_text_repairs(ctx, lexed)
     yield from literal_kind_repairs(ctx, lexed)
     yield from member_shape_repairs(ctx)
+    yield from lost_call_repairs(ctx)
     yield from missing_declaration_repairs(ctx)

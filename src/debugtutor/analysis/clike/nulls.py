@@ -6,19 +6,29 @@ usually where the variable was set to ``null`` instead of a new object (DebugBen
 replaces a Java ``= null`` initialiser by a new object of the declared type (the usual implementation of a
 collection interface, or an array sized by the method's parameters); :func:`null_argument_edits` gives a null
 argument what another call of the same function passes in its place (``f(root.left)`` beside ``f(null)`` suggests
-``root.left`` and ``root.right``).
+``root.left`` and ``root.right``); :func:`unmade_object_repairs` removes a variable that nothing ever gives a value
+(``TreeNode* undefinedNode;``, ``String dummy;``) together with its uses, or puts a variable of the same type in its
+place.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from tree_sitter import Node
 
 from debugtutor.analysis.clike.context import P_HIGH, P_MID, Candidate, EditContext
 from debugtutor.analysis.clike.edits_logic import NAME_SWAPS
-from debugtutor.analysis.clike.syntax_tree import CompiledLanguage, enclosing, line_of
+from debugtutor.analysis.clike.syntax_tree import (
+    CLASS_TYPES,
+    FUNCTION_TYPES,
+    CompiledLanguage,
+    enclosing,
+    function_signature,
+    line_of,
+)
 
 _NULL_WORDS = {"java": ("null",), "cpp": ("nullptr", "NULL")}
 _NULL_LITERALS = frozenset({"null_literal", "null"})
@@ -153,3 +163,260 @@ def null_argument_edits(ctx: EditContext) -> Iterator[Candidate]:
         for choice in dict.fromkeys(choices):
             yield ctx.edit_at(P_MID, "replace_null_argument", "reference", argument, choice,
                               f"{ctx.tree.text(argument)} -> {choice}", "undefined objects")  # fmt: skip
+
+
+# -- variables nothing ever gives a value -------------------------------------------------------------------------
+
+_DECLARATION_TYPES = ("declaration", "local_variable_declaration", "field_declaration")
+_CPP_SCALARS = frozenset({"int", "bool", "long", "double", "char", "float", "short", "unsigned", "size_t"})
+MAX_STAND_INS = 4
+
+
+@dataclass(frozen=True)
+class _Unmade:
+    """A variable declared without a value (or with null) that no statement of its scope ever assigns."""
+
+    declaration: Node
+    name: str
+    type_text: str
+    uses: list[Node]
+
+
+def unmade_object_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """A variable nothing ever gives a value, used anyway (DebugBench's "undefined objects" planted as ``TreeNode*
+    undefinedNode;``, ``String dummy; dummy.length();``, ``UndefinedObject obj; ... obj.celsius``): the declaration
+    goes, and with it (a) the statements that only use the variable, or (b) the variable in front of members the
+    program itself declares (``obj.celsius`` -> ``celsius``), or (c) the variable is replaced everywhere by another
+    one of the same type in scope, the nearest first."""
+    if ctx.direction != "repair":
+        return
+    everything = list(_unmade_variables(ctx))
+    unmade_names = {unmade.name for unmade in everything}
+    for unmade in everything:
+        lines = [line_of(use) for use in unmade.uses]
+        if not any(ctx.wanted(line) for line in [line_of(unmade.declaration), *lines]):
+            continue
+        removal = _declaration_removal(ctx, unmade.declaration)
+        statements = [enclosing(use, _STATEMENT_TYPES) for use in unmade.uses]
+        if len(statements) <= 3 and all(s is not None and s.type == "expression_statement" for s in statements):
+            spans = [removal, *(_whole_lines(ctx, s) for s in statements if s is not None)]
+            yield ctx.make(P_HIGH, "drop_unmade_object", "reference", lines[0],
+                           f"delete '{unmade.name}' and the statements that use it",
+                           _replaced(ctx.source, spans), "undefined objects")  # fmt: skip
+        members = [_member_of(ctx, use) for use in unmade.uses]
+        if all(member is not None for member in members):
+            spans = [removal]
+            for use in unmade.uses:
+                start, _ = ctx.tree.span(use)
+                end = ctx.tree.span(use.next_sibling)[1] if use.next_sibling is not None else start
+                spans.append((start, end, ""))
+            yield ctx.make(P_HIGH, "unmade_object_member", "reference", lines[0],
+                           f"'{unmade.name}.{members[0]}' -> '{members[0]}'", _replaced(ctx.source, spans),
+                           "undefined objects")  # fmt: skip
+        for other in _stand_ins(ctx, unmade, unmade_names):
+            spans = [removal, *((*ctx.tree.span(use), other) for use in unmade.uses)]
+            yield ctx.make(P_MID, "unmade_object_stand_in", "reference", lines[0], f"'{unmade.name}' -> '{other}'",
+                           _replaced(ctx.source, spans), "undefined objects")  # fmt: skip
+
+
+_STATEMENT_TYPES = frozenset(
+    {"expression_statement", "return_statement", "declaration", "local_variable_declaration", "if_statement",
+     "for_statement", "while_statement", "enhanced_for_statement", "for_range_loop", "do_statement"}
+)  # fmt: skip
+
+
+def _unmade_variables(ctx: EditContext) -> Iterator[_Unmade]:
+    for declaration in ctx.tree.named(*_DECLARATION_TYPES):
+        declarators = [n for n in declaration.named_children if n.type not in ("modifiers",)]
+        kind = declaration.child_by_field_name("type")
+        if kind is None or len(declarators) != 2 or declarators[0] != kind:
+            continue
+        declarator = declarators[1]
+        shape = _declared_shape(ctx, declaration, kind, declarator)
+        if shape is None:
+            continue
+        name, type_text = shape
+        scope = declaration.parent if declaration.type != "field_declaration" else enclosing(declaration, CLASS_TYPES)
+        if scope is None:
+            continue
+        field = declaration.type == "field_declaration"
+        uses = [
+            node for node in ctx.tree.walk(scope)
+            if node.type == "identifier" and (field or node.start_byte > declaration.end_byte)
+            and not declaration.start_byte <= node.start_byte < declaration.end_byte
+            and ctx.tree.text(node) == name and ctx.is_variable_use(node)
+        ]  # fmt: skip
+        if (
+            uses
+            and not any(_gives_value(ctx, use) for use in uses)
+            and not _assigned_in(_without(ctx, scope, declaration), name)
+        ):
+            yield _Unmade(declaration, name, type_text, uses)
+
+
+def _assigned_in(text: str, name: str) -> bool:
+    """Whether ``text`` assigns ``name`` anywhere (``name = ...``, ``this.name += ...``, ``name++``, ``--name``)."""
+    word = re.escape(name)
+    return re.search(rf"\b{word}\s*(?:[-+*/%|&^]?=(?!=)|\+\+|--)|(?:\+\+|--)\s*{word}\b", text) is not None
+
+
+def _without(ctx: EditContext, scope: Node, part: Node) -> str:
+    start, end = ctx.tree.span(scope)
+    part_start, part_end = ctx.tree.span(part)
+    return ctx.source[start:part_start] + ctx.source[part_end:end]
+
+
+def _declared_shape(ctx: EditContext, declaration: Node, kind: Node, declarator: Node) -> tuple[str, str] | None:
+    """The name and the type of a declaration that gives its variable no value, or None."""
+    type_text = " ".join(ctx.tree.text(kind).split())
+    if ctx.language == "java":
+        if declarator.type != "variable_declarator" or declarator.child_by_field_name("dimensions") is not None:
+            return None
+        name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
+        if name is None or (value is not None and value.type != "null_literal"):
+            return None
+        if declaration.type == "field_declaration" and (value is None and kind.type != "type_identifier"):
+            return None  # a field of a primitive type starts at zero
+        return ctx.tree.text(name), type_text
+    if declaration.type == "field_declaration" and declarator.type != "pointer_declarator":
+        return None  # a field of a class type is constructed; a scalar one may be set by a constructor's list
+    if declarator.type == "init_declarator":
+        value = declarator.child_by_field_name("value")
+        inner = declarator.child_by_field_name("declarator")
+        if value is None or inner is None or ctx.tree.text(value) not in ("nullptr", "NULL"):
+            return None
+        declarator = inner
+    if declarator.type in ("pointer_declarator", "reference_declarator"):
+        inner = declarator.named_children[-1] if declarator.named_children else None
+        if inner is None or inner.type not in ("identifier", "field_identifier"):
+            return None
+        return ctx.tree.text(inner), type_text + ("*" if declarator.type == "pointer_declarator" else "")
+    if declarator.type != "identifier":
+        return None
+    # a scalar holds garbage; an object of a type nobody declared, or of the solution's own class, is no object
+    unknown_type = kind.type == "type_identifier" and type_text not in ctx.declared_names
+    if type_text in _CPP_SCALARS or unknown_type or type_text == "Solution":
+        return ctx.tree.text(declarator), type_text
+    return None
+
+
+def _gives_value(ctx: EditContext, use: Node) -> bool:
+    """Whether this use may set the variable: assigned, incremented, read into, its address taken, or (C++) passed
+    to a function of the program, which may take it by reference."""
+    parent = use.parent
+    if parent is None:
+        return True
+    if (
+        parent.type in ("assignment_expression", "compound_assignment_expr")
+        and parent.child_by_field_name("left") == use
+    ):
+        return True
+    if parent.type in ("update_expression", "pointer_expression") or (
+        parent.type == "unary_expression" and ctx.tree.text(parent)[:2] in ("++", "--")
+    ):
+        return True
+    if parent.type == "binary_expression" and ctx.tree.text(parent).lstrip().startswith(("cin", "std::cin")):
+        return True
+    if ctx.language == "cpp" and parent.type == "argument_list":
+        call = parent.parent
+        function = call.child_by_field_name("function") if call is not None else None
+        return function is not None and function.type == "identifier"
+    return False
+
+
+def _member_of(ctx: EditContext, use: Node) -> str | None:
+    """``x.member`` / ``x->member`` / ``x.member(...)``: the member when the program declares that name itself."""
+    parent = use.parent
+    if parent is None or use.next_sibling is None or ctx.tree.text(use.next_sibling) not in (".", "->"):
+        return None
+    member = parent.child_by_field_name("field") or parent.child_by_field_name("name")
+    if parent.type not in ("field_expression", "field_access", "method_invocation") or member is None:
+        return None
+    name = ctx.tree.text(member)
+    function = enclosing(use, FUNCTION_TYPES)
+    signature = function_signature(ctx.tree, function) if function is not None else None
+    if signature is not None and signature[0] == name:
+        return None  # the function calling itself through the object would never end
+    return name if name in ctx.declared_names or name in ctx.methods else None
+
+
+def _stand_ins(ctx: EditContext, unmade: _Unmade, unmade_names: set[str]) -> list[str]:
+    """Variables of the same type in scope at the first use (parameters, locals declared before it in a block that
+    holds it, fields), the nearest first."""
+    first = unmade.uses[0]
+    holders = set()
+    current: Node | None = first
+    while current is not None:
+        holders.add(current.id)
+        current = current.parent
+    found: list[tuple[int, str]] = []
+    for declaration in ctx.tree.named(*_DECLARATION_TYPES, "parameter_declaration", "formal_parameter"):
+        if declaration == unmade.declaration or declaration.start_byte > first.start_byte:
+            continue
+        if declaration.parent is None or declaration.parent.id not in holders:
+            if declaration.type not in ("parameter_declaration", "formal_parameter", "field_declaration"):
+                continue
+            function = enclosing(declaration, FUNCTION_TYPES)
+            if function is not None and function.id not in holders:
+                continue
+        for name, type_text in _typed_names(ctx, declaration):
+            if name not in unmade_names and _same_type(type_text, unmade.type_text):
+                found.append((declaration.start_byte, name))
+    found.sort(key=lambda item: -item[0])
+    return list(dict.fromkeys(name for _, name in found))[:MAX_STAND_INS]
+
+
+def _typed_names(ctx: EditContext, declaration: Node) -> Iterator[tuple[str, str]]:
+    kind = declaration.child_by_field_name("type")
+    if kind is None:
+        return
+    base = " ".join(ctx.tree.text(kind).split())
+    for child in declaration.named_children:
+        if child == kind:
+            continue
+        node, suffix = child, ""
+        while node.type in ("init_declarator", "variable_declarator", "pointer_declarator", "reference_declarator"):
+            if node.type == "pointer_declarator":
+                suffix += "*"
+            inner = node.child_by_field_name("declarator") or node.child_by_field_name("name")
+            if inner is None and node.named_children:
+                inner = node.named_children[-1]
+            if inner is None:
+                break
+            node = inner
+        if node.type in ("identifier", "field_identifier"):
+            yield ctx.tree.text(node), base + suffix
+
+
+def _same_type(first: str, second: str) -> bool:
+    def plain(text: str) -> str:
+        return re.sub(r"\bconst\b|\s|&", "", text)
+
+    return plain(first) == plain(second)
+
+
+def _declaration_removal(ctx: EditContext, declaration: Node) -> tuple[int, int, str]:
+    return _whole_lines(ctx, declaration)
+
+
+def _whole_lines(ctx: EditContext, node: Node) -> tuple[int, int, str]:
+    """The span of ``node``, widened to its whole line when nothing else is on it (the line stays, blank)."""
+    start, end = ctx.tree.span(node)
+    line_start = ctx.source.rfind("\n", 0, start) + 1
+    line_end = ctx.source.find("\n", end)
+    line_end = len(ctx.source) if line_end < 0 else line_end
+    if not ctx.source[line_start:start].strip() and not ctx.source[end:line_end].strip():
+        return line_start, line_end, ""
+    return start, end, ""
+
+
+def _replaced(source: str, spans: list[tuple[int, int, str]]) -> str:
+    """``source`` with each ``(start, end, new)`` span replaced; overlapping spans keep the outer one."""
+    kept: list[tuple[int, int, str]] = []
+    for start, end, new in sorted(spans, key=lambda span: (span[0], -span[1])):
+        if kept and start < kept[-1][1]:
+            continue
+        kept.append((start, end, new))
+    for start, end, new in reversed(kept):
+        source = source[:start] + new + source[end:]
+    return source

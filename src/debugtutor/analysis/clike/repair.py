@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import re
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
@@ -109,7 +110,9 @@ class CompiledVerifier:
             per_test_s=per_test,
             deadline_s=max(5.0, seconds),
             compare=self.compare,
-            unbalanced_variants="fail",
+            # the first batch holds the program as given: the compiler's own messages name every broken site (an
+            # imbalance check names only the first), the later ones need only know that a candidate fails
+            unbalanced_variants="alone" if deciding else "fail",
         )
         self.jobs += 1
         if deciding and len(batch.variants) == len(sources) + 1:
@@ -121,7 +124,7 @@ class CompiledVerifier:
         verdicts = []
         for source, result in zip(sources, batch.variants):
             self.diagnostics[source] = compiler_diagnostics(result.messages, source, self.language)
-            if not result.compiled or result.harness_error:
+            if not result.compiled or result.harness_error or not self._defines_method(source):
                 verdicts.append(_Verdict(0, len(self.calls), compiles=False, known=batch.problem is None))
                 continue
             known = all(call.known for call in result.calls)
@@ -131,6 +134,11 @@ class CompiledVerifier:
                          timed_out=timed_out)
             )  # fmt: skip
         return verdicts
+
+    def _defines_method(self, source: str) -> bool:
+        """Whether ``source`` still defines the method the judge calls (an edit that deleted it cannot be a fix,
+        whatever the compiler says of the rest)."""
+        return self.method is None or re.search(rf"\b{re.escape(self.method)}\s*\(", source) is not None
 
     def proposer(self) -> Callable[..., Iterator[Edit]]:
         def propose(
@@ -190,6 +198,15 @@ def _applied(edit: Edit, original_line: int | None, made_it_compile: bool) -> Ap
 
 def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list[int]) -> list[Edit]:
     """Syntax and reference edits near each line with a blocking error, the most plausible few per line."""
+    # a bracket the compiler found closed by the wrong closer was opened on a line it names
+    opened = {
+        int(found.group(1))
+        for diagnostic in verifier.diagnostics.get(current, [])
+        if diagnostic.line in errors
+        for found in [re.search(r"opened on line (\d+)", diagnostic.message)]
+        if found is not None
+    }
+    errors = sorted({*errors, *opened})
     wanted = {line + delta for line in errors for delta in (-2, -1, 0, 1)}
     by_site: dict[int, list[Edit]] = {}
     for edit in verifier.proposer()(current, lines=wanted, categories=("syntax", "reference")):
@@ -198,9 +215,18 @@ def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list
             return abs(line - edit.line) + (0.5 if edit.line > line else 0)
 
         site = min(errors, key=distance)
-        if len(by_site.setdefault(site, [])) < EDITS_PER_SITE and normal_form(edit.source) is not None:
+        if len(by_site.setdefault(site, [])) < EDITS_PER_SITE and _balanced_but_elsewhere(edit, errors, site):
             by_site[site].append(edit)
     return [edit for site in errors for edit in by_site.get(site, [])]
+
+
+def _balanced_but_elsewhere(edit: Edit, errors: list[int], site: int) -> bool:
+    """Whether an edit leaves its program's delimiters balanced, or unbalanced only at another error site (two
+    strings left open on two lines: each edit closes one, and the rounds merge them)."""
+    if normal_form(edit.source) is not None:
+        return True
+    left = imbalance(edit.source)
+    return left is not None and any(abs(left[0] - other) <= 1 and abs(other - site) > 2 for other in errors)
 
 
 def _cover(clearing: list[tuple[Edit, set[int]]]) -> list[Edit]:

@@ -1,8 +1,9 @@
 """Shapes that are wrong in practically every program that compiles, each with its one mend.
 
 An assignment whose value a condition tests (``if (s[i] = '1')``, ``a < b && (c = b)``), a comparison used as a
-statement (``x == 0;``), an index one past the last element (``v[v.size()]``) and a C++ character literal of several
-characters (``s += '22'``, a string meant) all compile, and the stated examples often do not show them (a C++ read
+statement (``x == 0;``), an index one past the last element (``v[v.size()]``) a C++ character literal of several
+characters (``s += '22'``, a string meant) and a character of a string compared with a bare digit (``s[i] == 1``,
+``'1'`` meant) all compile, and the stated examples often do not show them (a C++ read
 one past the end returns whatever lies there). Programs with several planted bugs carry them beside the bug the
 examples do show, so the compiled repair search mends them all at once before it searches
 (:func:`debugtutor.analysis.clike.repair.arepair_compiled`), keeping the mends only when the examples do not get
@@ -89,4 +90,76 @@ def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
             string = f'"{content}"'
             mend("mend_multichar_literal", "syntax", node, f"{text} -> {string}", tree.replace(node, string),
                  "unclosed string")  # fmt: skip
+    for node in _digit_compared_characters(tree):
+        text = tree.text(node)
+        mend("mend_digit_character", "syntax", node, f"{text} -> '{text}'", tree.replace(node, f"'{text}'"),
+             "unclosed string")  # fmt: skip
     return sorted(mends, key=lambda edit: edit.line)
+
+
+_STRING_TYPES = frozenset({"string", "std::string", "String"})
+_DECLARING = ("parameter_declaration", "declaration", "formal_parameter", "local_variable_declaration",
+              "field_declaration")  # fmt: skip
+_DIGIT_TYPES = frozenset({"number_literal", "decimal_integer_literal"})
+
+
+def _character_names(tree: SyntaxTree) -> tuple[set[str], set[str]]:
+    """(names declared as strings, names declared as single characters)."""
+    strings: set[str] = set()
+    characters: set[str] = set()
+    for declaration in tree.named(*_DECLARING):
+        kind = declaration.child_by_field_name("type")
+        if kind is None:
+            continue
+        type_text = re.sub(r"\bconst\b|\s", "", tree.text(kind))
+        target = strings if type_text in _STRING_TYPES else characters if type_text == "char" else None
+        if target is None:
+            continue
+        for child in declaration.named_children:
+            node = child
+            while node.type in ("init_declarator", "variable_declarator", "reference_declarator"):
+                inner = node.child_by_field_name("declarator") or node.child_by_field_name("name")
+                if inner is None and node.named_children:
+                    inner = node.named_children[-1]
+                if inner is None:
+                    break
+                node = inner
+            if node.type == "identifier" and child != kind:
+                target.add(tree.text(node))
+    return strings, characters
+
+
+def _is_character(tree: SyntaxTree, node: Node, strings: set[str], characters: set[str]) -> bool:
+    """``s[i]`` / ``s.charAt(i)`` of a string ``s``, or a ``char`` variable."""
+    if node.type == "identifier":
+        return tree.text(node) in characters
+    if node.type == "subscript_expression":
+        base = node.child_by_field_name("argument")
+        return base is not None and base.type == "identifier" and tree.text(base) in strings
+    if node.type == "method_invocation":
+        base, name = node.child_by_field_name("object"), node.child_by_field_name("name")
+        return (base is not None and name is not None and tree.text(name) == "charAt"
+                and base.type == "identifier" and tree.text(base) in strings)  # fmt: skip
+    return False
+
+
+def _digit_compared_characters(tree: SyntaxTree) -> list[Node]:
+    """The bare digits (``1``) a character of a string is compared with (``s[i] == 1``, ``s.charAt(i) != 0``):
+    the digit character was meant, its quotes lost."""
+    strings, characters = _character_names(tree)
+    if not strings and not characters:
+        return []
+    found: list[Node] = []
+    for node in tree.named("binary_expression"):
+        operator = operator_token(node)
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if operator is None or operator.type not in ("==", "!=") or left is None or right is None:
+            continue
+        for digit, other in ((right, left), (left, right)):
+            if (
+                digit.type in _DIGIT_TYPES
+                and re.fullmatch(r"\d", tree.text(digit))
+                and _is_character(tree, other, strings, characters)
+            ):
+                found.append(digit)
+    return found
