@@ -167,6 +167,12 @@ def test_undefined_call_becomes_one_of_its_arguments_or_a_library_expression() -
     found = _descriptions(LIBRARY, "java", {6, 7}, [_reference(6, "countDiff"), _reference(7, "parseNumber")])
     assert "'countDiff(nums[i], nums[j])' -> 'Math.abs(nums[i] - nums[j])'" in found
     assert "'parseNumber' -> 'parseInt'" in found
+    shifted = "int f(string s) {\n    s[0] = shiftDown(s[0]);\n    flipAll(s);\n    return s[0];\n}\n"
+    found = _descriptions(shifted, "cpp", {2, 3}, [_reference(2, "shiftDown"), _reference(3, "flipAll")])
+    assert "'shiftDown(s[0])' -> 's[0] - 1'" in found
+    # a call made for its effect on its one argument: what the library does to a whole container
+    assert "'flipAll(s)' -> 'reverse(s.begin(), s.end())'" in found
+    assert "'flipAll(s)' -> 's - 1'" not in found and "'flipAll(s)' -> 'abs(s)'" not in found
 
 
 def test_call_of_itself_through_a_new_object_is_found_and_replaced_by_a_local() -> None:
@@ -237,3 +243,12 @@ def test_a_name_nothing_declares_may_be_any_variable_visible_there() -> None:
     visible = [d for d in found if d.startswith("'var' -> ") and not d.endswith("everywhere")]
     # the nearest declaration first, then the parameter, then the field; never one declared further down
     assert visible == ["'var' -> 'n'", "'var' -> 'i'", "'var' -> 'total'", "'var' -> 'nums'", "'var' -> 'seen'"]
+
+
+def test_a_library_class_under_a_name_it_does_not_have_gets_its_own() -> None:
+    code = (
+        "class Solution {\n    public int f(int[] nums) {\n        ArrayUtils.sort(nums);\n"
+        "        return nums[0];\n    }\n}\n"
+    )
+    found = _descriptions(code, "java", {3}, [_reference(3, "ArrayUtils")])
+    assert found[0] == "'ArrayUtils' -> 'Arrays'"

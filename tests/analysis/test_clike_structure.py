@@ -285,3 +285,12 @@ def test_strings_left_open_on_two_lines_are_closed_together(language: str) -> No
     first = code.splitlines().index(next(line for line in code.splitlines() if '"type;' in line)) + 1
     assert [e.description for e in search.best.edits] == [f"line {first}: close the string",
                                                           f"line {first + 4}: close the string"]  # fmt: skip
+
+
+def test_the_token_a_parse_error_names_is_dropped() -> None:
+    code = "int smallest(vector<int>& nums) {\n    return *min_element(nums.begin(), nums./end());\n}\n"
+    error = Diagnostic(category="syntax", line=2, column=44, message="expected unqualified-id before '/' token",
+                       code="parse-error")  # fmt: skip
+    assert code.replace("./end", ".end") in _sources(code, "cpp", [error])
+    # nothing is dropped where the compiler named no token
+    assert code.replace("./end", ".end") not in _sources(code, "cpp", [])

@@ -335,6 +335,34 @@ def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
                        f"braces around lines {body_line}-{run_end}", source, "illegal separation")  # fmt: skip
 
 
+_BEFORE_TOKEN = re.compile(r"before '(.+?)' token|illegal start of expression|illegal character: '(.+?)'")
+
+
+def stray_token_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """Delete the token a parse error names (``expected unqualified-id before '/' token`` in ``nums1./end()``):
+    a character typed where nothing may stand, the one nearest the reported column first."""
+    seen: set[int] = set()
+    for diagnostic in ctx.diagnostics:
+        if diagnostic.category != "syntax" or not ctx.wanted(diagnostic.line):
+            continue
+        found = _BEFORE_TOKEN.search(diagnostic.message)
+        if found is None:
+            continue
+        named = found.group(1) or found.group(2)
+        on_line = [
+            t for t in lexed.code_on(diagnostic.line) if t.kind == "symbol" and (named is None or t.text == named)
+        ]
+        start_of_line = line_bounds(ctx.source, diagnostic.line)[0]
+        on_line.sort(key=lambda t: abs(t.start - start_of_line - max(0, diagnostic.column - 1)))
+        for token in on_line[:2]:
+            if token.start in seen or token.text in ("{", "}", ";"):
+                continue
+            seen.add(token.start)
+            bug = "illegal comment" if token.text in ("/", "*") else "illegal separation"
+            yield ctx.replace_span(P_MID, "drop_stray_token", "syntax", diagnostic.line, token.start, token.end, "",
+                                   f"drop the stray '{token.text}'", bug)  # fmt: skip
+
+
 def delete_line_repairs(ctx: EditContext) -> Iterator[Candidate]:
     for line in _error_lines(ctx):
         start, end = line_bounds(ctx.source, line)
@@ -395,7 +423,10 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
             replacements += [(P_HIGH, other, "undefined methods") for other in _similar(symbol, known)]
         else:
             called = re.search(rf"\b{re.escape(symbol)}\s*\(", text) is not None
-            pool = (ctx.methods | set(LIBRARY_CALLS[ctx.language])) if called else ctx.declared_names
+            pool = (ctx.methods | set(LIBRARY_CALLS[ctx.language])) if called else set(ctx.declared_names)
+            if not called and symbol[:1].isupper():
+                # ``ArrayUtils.sort(nums)``: a library class under a name it does not have
+                pool |= {call.rpartition(".")[0] for call in LIBRARY_CALLS[ctx.language] if "." in call}
             bug = "undefined methods" if called else "undefined objects"
             replacements += [(P_HIGH, other, bug) for other in _similar(symbol, pool)]
             if not called:
@@ -687,6 +718,7 @@ def candidate_edits(
                 lambda: comment_repairs(ctx, lexed, compiles),
                 lambda: assignment_repairs(ctx),
                 lambda: separation_repairs(ctx),
+                lambda: stray_token_repairs(ctx, lexed),
                 lambda: delete_line_repairs(ctx),
             ]
         if "reference" in categories:

@@ -47,11 +47,19 @@ LIBRARY_CALLS = {
 
 # What a helper of one or two arguments that nobody wrote most often computed, as a template of its arguments.
 _LIBRARY_EXPRESSIONS = {
-    "cpp": {1: ("abs({0})",), 2: ("abs({0} - {1})", "max({0}, {1})", "min({0}, {1})", "{0} + {1}", "{0} - {1}")},
+    "cpp": {
+        1: ("abs({0})", "{0} - 1", "{0} + 1"),
+        2: ("abs({0} - {1})", "max({0}, {1})", "min({0}, {1})", "{0} + {1}", "{0} - {1}"),
+    },
     "java": {
-        1: ("Math.abs({0})",),
+        1: ("Math.abs({0})", "{0} - 1", "{0} + 1"),
         2: ("Math.abs({0} - {1})", "Math.max({0}, {1})", "Math.min({0}, {1})", "{0} + {1}", "{0} - {1}"),
     },
+}
+# ... and what one made for its effect on its only argument did (``reverseString(v);``).
+_LIBRARY_STATEMENTS = {
+    "cpp": ("reverse({0}.begin(), {0}.end())", "sort({0}.begin(), {0}.end())"),
+    "java": ("Collections.reverse({0})", "Arrays.sort({0})", "Collections.sort({0})"),
 }
 MAX_LOCALS = 8
 _CALL_TYPES = ("call_expression", "method_invocation")
@@ -177,7 +185,10 @@ def undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> Iterat
             for text in dict.fromkeys(texts):
                 yield ctx.edit_at(P_MID, "unwrap_call", "reference", call, text,
                                   f"'{ctx.tree.text(call)}' -> '{text}'", "undefined methods")  # fmt: skip
-        for template in _LIBRARY_EXPRESSIONS[ctx.language].get(len(texts), ()):
+        templates = _LIBRARY_EXPRESSIONS[ctx.language].get(len(texts), ())
+        if as_statement:
+            templates = _LIBRARY_STATEMENTS[ctx.language] if len(texts) == 1 else ()
+        for template in templates:
             expression = template.format(*texts)
             yield ctx.edit_at(P_MID, "library_expression", "reference", call, expression,
                               f"'{ctx.tree.text(call)}' -> '{expression}'", "undefined methods")  # fmt: skip
