@@ -294,3 +294,10 @@ def test_the_token_a_parse_error_names_is_dropped() -> None:
     assert code.replace("./end", ".end") in _sources(code, "cpp", [error])
     # nothing is dropped where the compiler named no token
     assert code.replace("./end", ".end") not in _sources(code, "cpp", [])
+
+
+def test_a_string_that_swallowed_the_closing_brace_is_closed_with_it() -> None:
+    code = 'bool isOperator(string t) {\n    set<string> ops = {"+", "-", "*", "/;\n    return ops.count(t) > 0;\n}\n'
+    error = Diagnostic(category="syntax", line=2, column=40, message='missing terminating " character',
+                       code="unclosed-string")  # fmt: skip
+    assert code.replace('"/;', '"/"};') in _sources(code, "cpp", [error])

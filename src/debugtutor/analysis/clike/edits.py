@@ -194,6 +194,9 @@ def _brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
                     break
 
 
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
+
+
 def string_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Close a string or character literal where the line's code goes on, or drop its quote, or the statement."""
     source = ctx.source
@@ -210,9 +213,22 @@ def string_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
         trailing = len(text) - len(text.rstrip())
         if trailing:
             spots.append(token.end - trailing)
+        # brackets the line opened before the string and the string swallowed the closers of (``{"+", "/;``)
+        still_open: list[str] = []
+        for earlier in lexed.code_on(token.line):
+            if earlier.start >= token.start:
+                break
+            if earlier.text in _CLOSERS:
+                still_open.append(_CLOSERS[earlier.text])
+            elif earlier.text in _CLOSERS.values() and still_open and still_open[-1] == earlier.text:
+                still_open.pop()
+        closers = "".join(reversed(still_open))
         for rank, spot in enumerate(dict.fromkeys(spots)):
             yield ctx.replace_span(P_HIGH if rank < 3 else P_MID, "close_string", "syntax", token.line, spot, spot,
                                    quote, f"close the {what}", bug)  # fmt: skip
+            if closers and rank < 3:
+                yield ctx.replace_span(P_HIGH, "close_string", "syntax", token.line, spot, spot, quote + closers,
+                                       f"close the {what} and the brackets before it", bug)  # fmt: skip
         yield ctx.replace_span(P_MID, "drop_quote", "syntax", token.line, token.start, token.start + 1, "",
                                "drop the stray quote", bug)  # fmt: skip
         # an appended half statement (`string s = "never closed`): drop it from its start
