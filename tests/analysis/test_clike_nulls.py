@@ -161,3 +161,25 @@ def test_an_unmade_object_goes_with_its_statements_or_its_members_stay() -> None
 
 def test_a_variable_given_a_value_later_is_not_unmade() -> None:
     assert _unmade(ASSIGNED_LATER, "cpp") == []
+
+
+def test_a_vector_indexed_but_never_grown_gets_a_size_from_the_parameters() -> None:
+    code = """class Solution {
+public:
+    double best(int n, vector<int>& edges) {
+        unordered_map<int, vector<int>> graph;
+        vector<double> chance;
+        chance[0] = 1.0;
+        vector<int> order;
+        order.push_back(0);
+        return chance[n - 1] + graph[0].size() + order[0];
+    }
+};
+"""
+    found = _unmade(code, "cpp") + [
+        e.description.split(": ", 1)[-1] for e in candidate_edits(code, "cpp") if e.operator == "size_vector"
+    ]
+    assert found == [
+        "size the vector: chance(n)", "size the vector: chance(n + 1)",
+        "size the vector: chance(edges.size())", "size the vector: chance(edges.size() + 1)",
+    ]  # fmt: skip

@@ -87,3 +87,19 @@ public:
 def test_a_character_compared_with_a_bare_digit_gets_its_quotes(language: str, code: str, expected: set[str]) -> None:
     # integers compared with digits (v[0] == 1, s.length() == 2) stay as they are
     assert {edit.description for edit in smell_mends(code, language)} == expected  # type: ignore[arg-type]
+
+
+def test_a_loop_up_to_the_size_that_reads_at_its_counter_stops_one_earlier() -> None:
+    code = """class Solution {
+public:
+    vector<bool> kids(vector<int>& c, int extra) {
+        int top = 0;
+        for (int i = 0; i <= c.size(); i++) top = max(top, c[i]);
+        vector<bool> fits;
+        for (int i = 0; i <= c.size(); i++) fits.push_back(true);
+        return fits;
+    }
+};
+"""
+    # the second loop never reads c at i: one turn too many there is not an index past the end
+    assert [edit.description for edit in smell_mends(code, "cpp")] == ["line 5: '<=' -> '<'"]

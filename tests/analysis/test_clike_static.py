@@ -225,3 +225,23 @@ def test_a_power_of_ten_may_have_a_zero_too_many_or_too_few() -> None:
     found = [e.description for e in candidate_edits(code, "cpp", lines={2}, categories=("logic",))]
     assert "line 2: 10000 -> 1000" in found and "line 2: 10000 -> 100000" in found
     assert "line 2: 10000 -> 10001" in found  # beside the +-1 it always had
+
+
+def test_a_recursive_call_moving_away_from_its_base_case_is_a_pattern_finding() -> None:
+    code = """int fib(int n) {
+    if (n <= 1) return n;
+    return fib(n - 1) + fib(n + 2);
+}
+int walk(int i, int n) {
+    if (i == n) return 0;
+    return 1 + walk(i + 1, n);
+}
+int bounded(int n) {
+    if (n > 40) return 0;
+    if (n == 0) return 1;
+    return bounded(n + 1);
+}
+"""
+    found = [(d.line, d.code, d.message) for d in pattern_diagnostics(code, "cpp") if d.code == "receding-recursion"]
+    # counting up to a parameter, or bounded from above, is not moving away
+    assert found == [(3, "receding-recursion", "the recursive call passes n + 2, away from the base case")]

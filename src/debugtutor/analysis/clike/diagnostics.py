@@ -33,6 +33,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     line_of,
     operator_token,
     parse,
+    receding_self_calls,
     tokens,
     unchanged_self_calls,
 )
@@ -551,12 +552,16 @@ def pattern_diagnostics(source: str, language: CompiledLanguage, tree: SyntaxTre
 
 
 def _recursion_diagnostics(tree: SyntaxTree) -> Iterable[Diagnostic]:
-    """A function that calls itself with its own parameters, unchanged, never gets nearer to an end."""
+    """A function that calls itself with its own parameters unchanged, or with one moved away from its base case,
+    never gets nearer to an end."""
     for function, call in unchanged_self_calls(tree):
         signature = function_signature(tree, function)
         name = signature[0] if signature is not None else "the function"
         message = f"'{name}' calls itself with its own arguments unchanged"
         yield _diagnostic(line_of(call), "unchanged-recursion", message, "condition error", "suspicious-logic")
+    for call, argument in receding_self_calls(tree):
+        message = f"the recursive call passes {tree.text(argument)}, away from the base case"
+        yield _diagnostic(line_of(call), "receding-recursion", message, "operation error", "suspicious-logic")
 
 
 def _identifiers(tree: SyntaxTree, node: object) -> set[str]:

@@ -37,7 +37,12 @@ from debugtutor.analysis.clike.diagnostics import FOREIGN_MEMBERS, FOREIGN_WORDS
 from debugtutor.analysis.clike.edits_logic import LOGIC_OPERATORS
 from debugtutor.analysis.clike.edits_names import LIBRARY_CALLS, name_repairs
 from debugtutor.analysis.clike.edits_structure import structure_repairs
-from debugtutor.analysis.clike.nulls import null_argument_edits, null_initialisation_edits, unmade_object_repairs
+from debugtutor.analysis.clike.nulls import (
+    null_argument_edits,
+    null_initialisation_edits,
+    unmade_object_repairs,
+    unsized_vector_repairs,
+)
 from debugtutor.analysis.clike.syntax_tree import (
     CompiledLanguage,
     Token,
@@ -745,6 +750,7 @@ def candidate_edits(
                 lambda: null_initialisation_edits(ctx),
                 lambda: null_argument_edits(ctx),
                 lambda: unmade_object_repairs(ctx),
+                lambda: unsized_vector_repairs(ctx),
                 lambda: name_repairs(ctx),
             ]
         if "syntax" in categories or "reference" in categories:

@@ -420,3 +420,54 @@ def _replaced(source: str, spans: list[tuple[int, int, str]]) -> str:
     for start, end, new in reversed(kept):
         source = source[:start] + new + source[end:]
     return source
+
+
+# -- C++ vectors indexed but never given a size -------------------------------------------------------------------
+
+_GROWING = r"\.\s*(?:push_back|emplace_back|resize|assign|insert|push|emplace)\b|=(?!=)"
+
+
+def unsized_vector_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """A C++ ``vector<T> v;`` that the function indexes (``v[i]``) but never grows, fills or assigns: the size its
+    declaration lost, from the function's parameters (``n``, ``n + 1``, ``nums.size()`` ...)."""
+    if ctx.language != "cpp" or ctx.direction != "repair":
+        return
+    for declaration in ctx.tree.named("declaration"):
+        kind = declaration.child_by_field_name("type")
+        function = enclosing(declaration, FUNCTION_TYPES)
+        type_text = ctx.tree.text(kind).replace(" ", "").removeprefix("std::") if kind is not None else ""
+        if function is None or not type_text.startswith("vector<") or type_text.count("vector<") != 1:
+            continue
+        declarators = [child for child in declaration.named_children if child != kind]
+        if len(declarators) != 1 or declarators[0].type != "identifier":
+            continue
+        name = re.escape(ctx.tree.text(declarators[0]))
+        after = ctx.source[ctx.tree.span(declaration)[1] : ctx.tree.span(function)[1]]
+        indexed = re.search(rf"\b{name}\s*\[", after)
+        if indexed is None or re.search(rf"\b{name}\s*(?:{_GROWING})|[(,]\s*{name}\s*[,)]", after):
+            continue
+        if not ctx.wanted(line_of(declaration)) and not ctx.wanted(ctx.source.count("\n", 0, indexed.start()) + 1):
+            continue
+        for size in _cpp_sizes(ctx, function):
+            sized = f"{ctx.tree.text(declarators[0])}({size})"
+            yield ctx.edit_at(P_MID, "size_vector", "reference", declarators[0], sized, f"size the vector: {sized}",
+                              "undefined objects")  # fmt: skip
+
+
+def _cpp_sizes(ctx: EditContext, function: Node) -> list[str]:
+    """Sizes a C++ function's parameters suggest: an integer ``n`` gives ``n`` and ``n + 1``, a container ``v``
+    gives ``v.size()`` and ``v.size() + 1``."""
+    sizes: list[str] = []
+    for parameter in ctx.tree.walk(function):
+        if parameter.type != "parameter_declaration":
+            continue
+        kind = parameter.child_by_field_name("type")
+        names = [n for n in ctx.tree.walk(parameter) if n.type == "identifier"]
+        if kind is None or not names:
+            continue
+        type_text, name = ctx.tree.text(kind).replace(" ", ""), ctx.tree.text(names[-1])
+        if type_text in ("int", "long", "longlong", "size_t"):
+            sizes += [name, f"{name} + 1"]
+        elif type_text.startswith(("vector<", "string")):
+            sizes += [f"{name}.size()", f"{name}.size() + 1"]
+    return list(dict.fromkeys(sizes))[:MAX_SIZES]

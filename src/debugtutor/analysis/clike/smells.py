@@ -3,7 +3,8 @@
 An assignment whose value a condition tests (``if (s[i] = '1')``, ``a < b && (c = b)``), a comparison used as a
 statement (``x == 0;``), an index one past the last element (``v[v.size()]``) a C++ character literal of several
 characters (``s += '22'``, a string meant) and a character of a string compared with a bare digit (``s[i] == 1``,
-``'1'`` meant) all compile, and the stated examples often do not show them (a C++ read
+``'1'`` meant) and a loop up to and including a container's size that reads the container at its counter all
+compile, and the stated examples often do not show them (a C++ read
 one past the end returns whatever lies there). Programs with several planted bugs carry them beside the bug the
 examples do show, so the compiled repair search mends them all at once before it searches
 (:func:`debugtutor.analysis.clike.repair.arepair_compiled`), keeping the mends only when the examples do not get
@@ -90,11 +91,35 @@ def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
             string = f'"{content}"'
             mend("mend_multichar_literal", "syntax", node, f"{text} -> {string}", tree.replace(node, string),
                  "unclosed string")  # fmt: skip
+    for node in tree.named("for_statement"):
+        inclusive = _loop_past_end(tree, node)
+        if inclusive is not None:
+            mend("mend_loop_past_end", "logic", inclusive, "'<=' -> '<'", tree.replace(inclusive, "<"),
+                 "condition error")  # fmt: skip
     for node in _digit_compared_characters(tree):
         text = tree.text(node)
         mend("mend_digit_character", "syntax", node, f"{text} -> '{text}'", tree.replace(node, f"'{text}'"),
              "unclosed string")  # fmt: skip
     return sorted(mends, key=lambda edit: edit.line)
+
+
+def _loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
+    """The ``<=`` of ``for (...; i <= v.size(); ...)`` whose body reads ``v[i]`` (``v.charAt(i)``, ``v.get(i)``):
+    the last turn reads one past the end."""
+    condition = loop.child_by_field_name("condition")
+    body = loop.child_by_field_name("body")
+    if condition is None or body is None or condition.type != "binary_expression":
+        return None
+    operator = operator_token(condition)
+    left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+    if operator is None or operator.type != "<=" or left is None or right is None or left.type != "identifier":
+        return None
+    size = re.fullmatch(r"(\w+)\.(?:size\(\)|length\(\)|length)", tree.text(right).replace(" ", ""))
+    if size is None:
+        return None
+    base, index = re.escape(size.group(1)), re.escape(tree.text(left))
+    reads = rf"\b{base}\s*(?:\[\s*{index}\s*\]|\.(?:charAt|get)\(\s*{index}\s*\))"
+    return operator if re.search(reads, tree.text(body)) else None
 
 
 _STRING_TYPES = frozenset({"string", "std::string", "String"})

@@ -484,3 +484,38 @@ def unchanged_self_calls(tree: SyntaxTree) -> Iterator[tuple[Node, Node]]:
                 continue
             if [tree.text(a).replace(" ", "") for a in arguments.named_children] == parameters:
                 yield function, call
+
+
+def receding_self_calls(tree: SyntaxTree) -> Iterator[tuple[Node, Node]]:
+    """(call, argument) for each argument ``p + k`` of a call of a function by itself, where ``p`` is the parameter
+    in that position and the function's base case stops ``p`` from above only (``if (n <= 0) return``): the
+    argument moves away from the base case."""
+    for function in tree.named("function_definition", "method_declaration"):
+        signature = function_signature(tree, function)
+        if signature is None or not signature[1]:
+            continue
+        name, parameters = signature
+        lower_bounded, upper_bounded = set(), set()
+        for statement in tree.walk(function):
+            if statement.type != "if_statement":
+                continue
+            condition = tree.text(statement.child_by_field_name("condition") or statement).replace(" ", "")
+            for parameter in parameters:
+                word = rf"(?<![\w.]){re.escape(parameter)}(?![\w(])"
+                if re.search(rf"{word}(<=?|==)-?\d+\b", condition):
+                    lower_bounded.add(parameter)
+                if re.search(rf"{word}>|<=?{word}", condition):
+                    upper_bounded.add(parameter)
+        lower_bounded -= upper_bounded
+        if not lower_bounded:
+            continue
+        for call in tree.walk(function):
+            if call.type not in ("call_expression", "method_invocation"):
+                continue
+            receiver, callee, arguments = call_parts(call)
+            if callee is None or arguments is None or tree.text(callee) != name or receiver is not None:
+                continue
+            for parameter, argument in zip(parameters, arguments.named_children, strict=False):
+                text = tree.text(argument).replace(" ", "")
+                if parameter in lower_bounded and re.fullmatch(rf"{re.escape(parameter)}\+\d+", text):
+                    yield call, argument
