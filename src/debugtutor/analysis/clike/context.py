@@ -95,14 +95,19 @@ class EditContext:
         self, priority: int, operator: str, category: EditCategory, node: Node, description: str, bug_type: str = ""
     ) -> Candidate:
         """Remove a node's text; the line stays (blank if nothing else was on it), so later lines keep numbers."""
+        start, end = self.deletion_span(node)
+        return self.replace_span(priority, operator, category, line_of(node), start, end, "", description, bug_type)
+
+    def deletion_span(self, node: Node) -> tuple[int, int]:
+        """What deleting ``node`` removes: its text, widened to its whole line (the newline kept) when nothing else
+        is on that line."""
         start, end = self.tree.span(node)
         line_start = self.source.rfind("\n", 0, start) + 1
         line_end = self.source.find("\n", end)
         line_end = len(self.source) if line_end < 0 else line_end
-        before, after = self.source[line_start:start], self.source[end:line_end]
-        if not before.strip() and not after.strip():
-            start, end = line_start, line_end
-        return self.replace_span(priority, operator, category, line_of(node), start, end, "", description, bug_type)
+        if not self.source[line_start:start].strip() and not self.source[end:line_end].strip():
+            return line_start, line_end
+        return start, end
 
     def swap_nodes(
         self, priority: int, operator: str, category: EditCategory, first: Node, second: Node, description: str,

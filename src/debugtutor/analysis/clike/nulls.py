@@ -8,7 +8,8 @@ collection interface, or an array sized by the method's parameters); :func:`null
 argument what another call of the same function passes in its place (``f(root.left)`` beside ``f(null)`` suggests
 ``root.left`` and ``root.right``); :func:`unmade_object_repairs` removes a variable that nothing ever gives a value
 (``TreeNode* undefinedNode;``, ``String dummy;``) together with its uses, or puts a variable of the same type in its
-place.
+place; :func:`unsized_vector_repairs` gives a C++ vector that is indexed but never grown the size its declaration
+lost.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     enclosing,
     function_signature,
     line_of,
+    typed_declarators,
 )
 
 _NULL_WORDS = {"java": ("null",), "cpp": ("nullptr", "NULL")}
@@ -196,7 +198,7 @@ def unmade_object_repairs(ctx: EditContext) -> Iterator[Candidate]:
         lines = [line_of(use) for use in unmade.uses]
         if not any(ctx.wanted(line) for line in [line_of(unmade.declaration), *lines]):
             continue
-        removal = _declaration_removal(ctx, unmade.declaration)
+        removal = _whole_lines(ctx, unmade.declaration)
         statements = [enclosing(use, _STATEMENT_TYPES) for use in unmade.uses]
         if len(statements) <= 3 and all(s is not None and s.type == "expression_statement" for s in statements):
             spans = [removal, *(_whole_lines(ctx, s) for s in statements if s is not None)]
@@ -359,33 +361,11 @@ def _stand_ins(ctx: EditContext, unmade: _Unmade, unmade_names: set[str]) -> lis
             function = enclosing(declaration, FUNCTION_TYPES)
             if function is not None and function.id not in holders:
                 continue
-        for name, type_text in _typed_names(ctx, declaration):
+        for name, type_text in typed_declarators(ctx.tree, declaration):
             if name not in unmade_names and _same_type(type_text, unmade.type_text):
                 found.append((declaration.start_byte, name))
     found.sort(key=lambda item: -item[0])
     return list(dict.fromkeys(name for _, name in found))[:MAX_STAND_INS]
-
-
-def _typed_names(ctx: EditContext, declaration: Node) -> Iterator[tuple[str, str]]:
-    kind = declaration.child_by_field_name("type")
-    if kind is None:
-        return
-    base = " ".join(ctx.tree.text(kind).split())
-    for child in declaration.named_children:
-        if child == kind:
-            continue
-        node, suffix = child, ""
-        while node.type in ("init_declarator", "variable_declarator", "pointer_declarator", "reference_declarator"):
-            if node.type == "pointer_declarator":
-                suffix += "*"
-            inner = node.child_by_field_name("declarator") or node.child_by_field_name("name")
-            if inner is None and node.named_children:
-                inner = node.named_children[-1]
-            if inner is None:
-                break
-            node = inner
-        if node.type in ("identifier", "field_identifier"):
-            yield ctx.tree.text(node), base + suffix
 
 
 def _same_type(first: str, second: str) -> bool:
@@ -395,19 +375,8 @@ def _same_type(first: str, second: str) -> bool:
     return plain(first) == plain(second)
 
 
-def _declaration_removal(ctx: EditContext, declaration: Node) -> tuple[int, int, str]:
-    return _whole_lines(ctx, declaration)
-
-
 def _whole_lines(ctx: EditContext, node: Node) -> tuple[int, int, str]:
-    """The span of ``node``, widened to its whole line when nothing else is on it (the line stays, blank)."""
-    start, end = ctx.tree.span(node)
-    line_start = ctx.source.rfind("\n", 0, start) + 1
-    line_end = ctx.source.find("\n", end)
-    line_end = len(ctx.source) if line_end < 0 else line_end
-    if not ctx.source[line_start:start].strip() and not ctx.source[end:line_end].strip():
-        return line_start, line_end, ""
-    return start, end, ""
+    return (*ctx.deletion_span(node), "")
 
 
 def _replaced(source: str, spans: list[tuple[int, int, str]]) -> str:

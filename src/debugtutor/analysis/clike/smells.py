@@ -17,7 +17,14 @@ import re
 
 from tree_sitter import Node
 
-from debugtutor.analysis.clike.syntax_tree import CompiledLanguage, SyntaxTree, line_of, operator_token, parse
+from debugtutor.analysis.clike.syntax_tree import (
+    CompiledLanguage,
+    SyntaxTree,
+    line_of,
+    operator_token,
+    parse,
+    typed_declarators,
+)
 from debugtutor.analysis.edits._base import Edit, EditCategory
 
 _CONDITIONS = ("if_statement", "while_statement", "do_statement", "for_statement")
@@ -133,24 +140,12 @@ def _character_names(tree: SyntaxTree) -> tuple[set[str], set[str]]:
     strings: set[str] = set()
     characters: set[str] = set()
     for declaration in tree.named(*_DECLARING):
-        kind = declaration.child_by_field_name("type")
-        if kind is None:
-            continue
-        type_text = re.sub(r"\bconst\b|\s", "", tree.text(kind))
-        target = strings if type_text in _STRING_TYPES else characters if type_text == "char" else None
-        if target is None:
-            continue
-        for child in declaration.named_children:
-            node = child
-            while node.type in ("init_declarator", "variable_declarator", "reference_declarator"):
-                inner = node.child_by_field_name("declarator") or node.child_by_field_name("name")
-                if inner is None and node.named_children:
-                    inner = node.named_children[-1]
-                if inner is None:
-                    break
-                node = inner
-            if node.type == "identifier" and child != kind:
-                target.add(tree.text(node))
+        for name, type_text in typed_declarators(tree, declaration):
+            plain = re.sub(r"\bconst\b|\s|&", "", type_text)
+            if plain in _STRING_TYPES:
+                strings.add(name)
+            elif plain == "char":
+                characters.add(name)
     return strings, characters
 
 

@@ -519,3 +519,27 @@ def receding_self_calls(tree: SyntaxTree) -> Iterator[tuple[Node, Node]]:
                 text = tree.text(argument).replace(" ", "")
                 if parameter in lower_bounded and re.fullmatch(rf"{re.escape(parameter)}\+\d+", text):
                     yield call, argument
+
+
+def typed_declarators(tree: SyntaxTree, declaration: Node) -> Iterator[tuple[str, str]]:
+    """(name, type) of each variable a C++/Java declaration, field or parameter declares: the declared type with its
+    layout normalised and one ``*`` per pointer level (``int *a, b`` -> ``("a", "int*"), ("b", "int")``)."""
+    kind = declaration.child_by_field_name("type")
+    if kind is None:
+        return
+    base = " ".join(tree.text(kind).split())
+    for child in declaration.named_children:
+        if child == kind:
+            continue
+        node, suffix = child, ""
+        while node.type in ("init_declarator", "variable_declarator", "pointer_declarator", "reference_declarator"):
+            if node.type == "pointer_declarator":
+                suffix += "*"
+            inner = node.child_by_field_name("declarator") or node.child_by_field_name("name")
+            if inner is None and node.named_children:
+                inner = node.named_children[-1]
+            if inner is None:
+                break
+            node = inner
+        if node.type in ("identifier", "field_identifier"):
+            yield tree.text(node), base + suffix
