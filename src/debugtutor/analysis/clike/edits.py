@@ -20,6 +20,8 @@ import re
 from collections.abc import Callable, Collection, Iterator, Sequence
 from difflib import SequenceMatcher
 
+from tree_sitter import Node
+
 from debugtutor.analysis.clike.context import (
     P_FIRST,
     P_HIGH,
@@ -44,6 +46,7 @@ from debugtutor.analysis.clike.nulls import (
     unsized_vector_repairs,
 )
 from debugtutor.analysis.clike.syntax_tree import (
+    BRACKET_PAIRS,
     CompiledLanguage,
     Token,
     indent_width,
@@ -199,9 +202,6 @@ def _brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
                     break
 
 
-_CLOSERS = {"(": ")", "[": "]", "{": "}"}
-
-
 def string_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Close a string or character literal where the line's code goes on, or drop its quote, or the statement."""
     source = ctx.source
@@ -223,9 +223,9 @@ def string_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
         for earlier in lexed.code_on(token.line):
             if earlier.start >= token.start:
                 break
-            if earlier.text in _CLOSERS:
-                still_open.append(_CLOSERS[earlier.text])
-            elif earlier.text in _CLOSERS.values() and still_open and still_open[-1] == earlier.text:
+            if earlier.text in BRACKET_PAIRS:
+                still_open.append(BRACKET_PAIRS[earlier.text])
+            elif earlier.text in BRACKET_PAIRS.values() and still_open and still_open[-1] == earlier.text:
                 still_open.pop()
         closers = "".join(reversed(still_open))
         for rank, spot in enumerate(dict.fromkeys(spots)):
@@ -510,24 +510,29 @@ def java_var_repairs(ctx: EditContext) -> Iterator[Candidate]:
     the primitive types and ``String`` first, then the types the program declares elsewhere."""
     if ctx.language != "java":
         return
+    forbidden = [node for node in ctx.tree.named("type_identifier") if _var_forbidden(ctx, node)]
+    if not forbidden:
+        return
     declared = [ctx.tree.text(kind) for kind in ctx.tree.named("integral_type", "floating_point_type",
                                                                 "boolean_type", "type_identifier", "generic_type",
                                                                 "array_type")]  # fmt: skip
     choices = list(dict.fromkeys([*_JAVA_TYPES, *(t for t in declared if t != "var" and "\n" not in t)]))[:10]
-    for node in ctx.tree.named("type_identifier"):
-        parent = node.parent
-        if ctx.tree.text(node) != "var" or parent is None or not ctx.wanted(line_of(node)):
-            continue
-        if parent.type == "local_variable_declaration":
-            declarator = parent.child_by_field_name("declarator")
-            value = declarator.child_by_field_name("value") if declarator is not None else None
-            if value is not None and value.type not in ("array_initializer", "null_literal"):
-                continue  # a local with a value may be ``var``
-        elif parent.type not in ("formal_parameter", "field_declaration", "spread_parameter"):
-            continue
+    for node in forbidden:
         for choice in choices:
             yield ctx.edit_at(P_HIGH, "var_to_type", "reference", node, choice, f"'var' -> '{choice}'",
                               "illegal keywords")  # fmt: skip
+
+
+def _var_forbidden(ctx: EditContext, node: Node) -> bool:
+    parent = node.parent
+    if ctx.tree.text(node) != "var" or parent is None or not ctx.wanted(line_of(node)):
+        return False
+    if parent.type == "local_variable_declaration":
+        declarator = parent.child_by_field_name("declarator")
+        value = declarator.child_by_field_name("value") if declarator is not None else None
+        # a local with a value may be ``var``
+        return value is None or value.type in ("array_initializer", "null_literal")
+    return parent.type in ("formal_parameter", "field_declaration", "spread_parameter")
 
 
 def foreign_word_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:

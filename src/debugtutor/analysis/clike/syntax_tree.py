@@ -300,7 +300,7 @@ def tokens(source: str) -> list[Token]:
     return found
 
 
-_PAIRS = {"(": ")", "[": "]", "{": "}"}
+BRACKET_PAIRS = {"(": ")", "[": "]", "{": "}"}
 
 
 def indent_width(text: str) -> int:
@@ -321,8 +321,8 @@ def imbalance(source: str) -> tuple[int, str] | None:
             return token.line, f"unclosed {what}"
         if token.kind != "symbol":
             continue
-        if token.text in _PAIRS:
-            stack.append((_PAIRS[token.text], token.line))
+        if token.text in BRACKET_PAIRS:
+            stack.append((BRACKET_PAIRS[token.text], token.line))
         elif token.text in (")", "]", "}"):
             if not stack:
                 return token.line, f"unmatched '{token.text}'"
