@@ -124,10 +124,6 @@ def separator_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
                                        "';' -> ','", "illegal separation")  # fmt: skip
 
 
-_OPEN = {"(": ")", "[": "]", "{": "}"}
-_CLOSE = {")": "(", "]": "[", "}": "{"}
-
-
 def bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Close a bracket the line leaves open (at the places a closer can go), or drop one it never opened."""
     source = ctx.source
