@@ -460,11 +460,7 @@ def unchanged_self_calls(tree: SyntaxTree) -> Iterator[tuple[Node, Node]]:
     """(function, call) for each call of a function by itself with its own parameters, unchanged, directly, through
     ``this`` or through a new object of its own class (``Solution obj; obj.f(a, b)`` inside ``f(a, b)``): such a
     call never gets nearer to an end."""
-    for function in tree.named("function_definition", "method_declaration"):
-        signature = function_signature(tree, function)
-        if signature is None or not signature[1]:
-            continue
-        name, parameters = signature
+    for function, name, parameters in _functions_with_parameters(tree):
         owner = enclosing(function, CLASS_TYPES)
         owner_name = owner.child_by_field_name("name") if owner is not None else None
         objects = {"this"}
@@ -474,27 +470,35 @@ def unchanged_self_calls(tree: SyntaxTree) -> Iterator[tuple[Node, Node]]:
                 kind = declaration.child_by_field_name("type")
                 if kind is not None and tree.text(kind) in kinds and enclosing(declaration, FUNCTION_TYPES) == function:
                     objects |= {tree.text(n) for n in tree.walk(declaration) if n.type == "identifier"}
-        for call in tree.walk(function):
-            if call.type not in ("call_expression", "method_invocation"):
-                continue
-            receiver, callee, arguments = call_parts(call)
-            if callee is None or arguments is None or tree.text(callee) != name:
-                continue
+        for call, receiver, arguments in _calls_of(tree, function, name):
             if receiver is not None and tree.text(receiver) not in objects:
                 continue
             if [tree.text(a).replace(" ", "") for a in arguments.named_children] == parameters:
                 yield function, call
 
 
+def _functions_with_parameters(tree: SyntaxTree) -> Iterator[tuple[Node, str, list[str]]]:
+    """(function, name, parameter names) of each function or method that takes parameters."""
+    for function in tree.named("function_definition", "method_declaration"):
+        signature = function_signature(tree, function)
+        if signature is not None and signature[1]:
+            yield function, signature[0], signature[1]
+
+
+def _calls_of(tree: SyntaxTree, function: Node, name: str) -> Iterator[tuple[Node, Node | None, Node]]:
+    """(call, receiver, arguments) of each call of ``name`` inside ``function``."""
+    for call in tree.walk(function):
+        if call.type in ("call_expression", "method_invocation"):
+            receiver, callee, arguments = call_parts(call)
+            if callee is not None and arguments is not None and tree.text(callee) == name:
+                yield call, receiver, arguments
+
+
 def receding_self_calls(tree: SyntaxTree) -> Iterator[tuple[Node, Node]]:
     """(call, argument) for each argument ``p + k`` of a call of a function by itself, where ``p`` is the parameter
     in that position and the function's base case stops ``p`` from above only (``if (n <= 0) return``): the
     argument moves away from the base case."""
-    for function in tree.named("function_definition", "method_declaration"):
-        signature = function_signature(tree, function)
-        if signature is None or not signature[1]:
-            continue
-        name, parameters = signature
+    for function, name, parameters in _functions_with_parameters(tree):
         lower_bounded, upper_bounded = set(), set()
         for statement in tree.walk(function):
             if statement.type != "if_statement":
@@ -509,11 +513,8 @@ def receding_self_calls(tree: SyntaxTree) -> Iterator[tuple[Node, Node]]:
         lower_bounded -= upper_bounded
         if not lower_bounded:
             continue
-        for call in tree.walk(function):
-            if call.type not in ("call_expression", "method_invocation"):
-                continue
-            receiver, callee, arguments = call_parts(call)
-            if callee is None or arguments is None or tree.text(callee) != name or receiver is not None:
+        for call, receiver, arguments in _calls_of(tree, function, name):
+            if receiver is not None:
                 continue
             for parameter, argument in zip(parameters, arguments.named_children, strict=False):
                 text = tree.text(argument).replace(" ", "")
