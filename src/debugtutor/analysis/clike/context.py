@@ -11,9 +11,11 @@ from tree_sitter import Node
 
 from debugtutor.analysis.clike.syntax_tree import (
     CLASS_TYPES,
+    FUNCTION_TYPES,
     CompiledLanguage,
     SyntaxTree,
     Token,
+    ancestor_ids,
     enclosing,
     line_of,
     tokens,
@@ -191,14 +193,10 @@ class EditContext:
     def visible_names(self, node: Node) -> list[str]:
         """Variables visible at ``node``: those its function declares above it in a block that holds it (the nearest
         first), then the function's parameters, then the class's fields."""
-        function = enclosing(node, _FUNCTION_TYPES)
+        function = enclosing(node, FUNCTION_TYPES)
         if function is None:
             return list(self.fields)
-        holders = set()
-        current: Node | None = node
-        while current is not None:
-            holders.add(current.id)
-            current = current.parent
+        holders = ancestor_ids(node)
         local: list[str] = []
         for found in self.tree.walk(function):
             if found.start_byte >= node.start_byte:
@@ -251,11 +249,6 @@ class EditContext:
         if parent.type in ("function_declarator", "qualified_identifier", "method_declaration", "class_declaration"):
             return False
         return self.tree.text(node) in self.declared_names
-
-
-_FUNCTION_TYPES = frozenset(
-    {"function_definition", "method_declaration", "constructor_declaration", "lambda_expression"}
-)
 
 
 def _is_function_declarator(node: Node) -> bool:

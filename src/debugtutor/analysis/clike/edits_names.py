@@ -23,6 +23,7 @@ from debugtutor.analysis.clike.context import P_HIGH, P_MID, Candidate, EditCont
 from debugtutor.analysis.clike.syntax_tree import (
     CLASS_TYPES,
     FUNCTION_TYPES,
+    ancestor_ids,
     call_parts,
     enclosing,
     function_signature,
@@ -275,11 +276,7 @@ def _locals_before(ctx: EditContext, function: Node, call: Node, exclude: Node |
     """Variables declared in ``function`` above ``call`` in a scope that holds it, the nearest first (at most
     :data:`MAX_LOCALS`)."""
     skip = ctx.tree.text(exclude) if exclude is not None else None
-    scopes = set()
-    current: Node | None = call
-    while current is not None and current != function:
-        scopes.add(current.id)
-        current = current.parent
+    scopes = ancestor_ids(call)
     names: list[str] = []
     for declaration in ctx.tree.walk(function):
         if declaration.type not in _DECLARATIONS or declaration.start_byte >= call.start_byte:

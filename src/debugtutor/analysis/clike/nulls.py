@@ -26,6 +26,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     CLASS_TYPES,
     FUNCTION_TYPES,
     CompiledLanguage,
+    ancestor_ids,
     enclosing,
     function_signature,
     line_of,
@@ -308,10 +309,7 @@ def _gives_value(ctx: EditContext, use: Node) -> bool:
     parent = use.parent
     if parent is None:
         return True
-    if (
-        parent.type in ("assignment_expression", "compound_assignment_expr")
-        and parent.child_by_field_name("left") == use
-    ):
+    if parent.type == "assignment_expression" and parent.child_by_field_name("left") == use:
         return True
     if parent.type in ("update_expression", "pointer_expression") or (
         parent.type == "unary_expression" and ctx.tree.text(parent)[:2] in ("++", "--")
@@ -346,11 +344,7 @@ def _stand_ins(ctx: EditContext, unmade: _Unmade, unmade_names: set[str]) -> lis
     """Variables of the same type in scope at the first use (parameters, locals declared before it in a block that
     holds it, fields), the nearest first."""
     first = unmade.uses[0]
-    holders = set()
-    current: Node | None = first
-    while current is not None:
-        holders.add(current.id)
-        current = current.parent
+    holders = ancestor_ids(first)
     found: list[tuple[int, str]] = []
     for declaration in ctx.tree.named(*_DECLARATION_TYPES, "parameter_declaration", "formal_parameter"):
         if declaration == unmade.declaration or declaration.start_byte > first.start_byte:

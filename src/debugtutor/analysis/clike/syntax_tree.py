@@ -199,6 +199,16 @@ def enclosing(node: Node, types: frozenset[str] | set[str]) -> Node | None:
     return None
 
 
+def ancestor_ids(node: Node) -> set[int]:
+    """The ids of ``node`` and of every node above it: the scopes a declaration must sit in to be visible there."""
+    found: set[int] = set()
+    current: Node | None = node
+    while current is not None:
+        found.add(current.id)
+        current = current.parent
+    return found
+
+
 def field_child(node: Node, name: str) -> Node | None:
     return node.child_by_field_name(name)
 
