@@ -116,3 +116,15 @@ def test_a_signature_the_calls_cannot_fit_fails_every_call(lang: Language, code:
     assert report.setup_error is not None and report.setup_error.type == "SignatureError"
     assert "cannot call size: unsupported parameter type" in report.setup_error.message
     assert [t.status for t in report.tests] == [Status.error]
+
+
+def test_cpp_method_declared_in_the_class_and_defined_after_it_is_called() -> None:
+    code = (
+        "class Solution {\npublic:\n    vector<int> evens(vector<int>& nums);\n"
+        '    void note(int x) { throw runtime_error("no"); }\n};\n'
+        "vector<int> Solution::evens(vector<int>& nums) {\n    vector<int> kept;\n"
+        "    for (int x : nums) if (x % 2 == 0) kept.push_back(x);\n    return kept;\n}\n"
+    )
+    calls = [LeetCodeCall(args={"nums": [1, 2, 4]}, expected=[2, 4])]
+    report = run(LeetCodeRequest(code=code, calls=calls, lang="cpp", method="evens", limits=SMALL))
+    assert report.status == Status.passed, report

@@ -56,8 +56,9 @@ class CppMethod:
     parameters: list[tuple[str, str]] = field(default_factory=list)
 
 
-_METHOD = re.compile(r"([A-Za-z_][\w:<>,\s\*&]*?)[\s\*&]+([A-Za-z_]\w*)\s*\(([^()]*)\)\s*(?:const\s*)?\{")
-_NOT_TYPES = {"return", "else", "new", "delete", "if", "while", "for", "switch"}
+# a definition (``{``) or a declaration (``;``) whose definition follows the class (``int Solution::f(...) {``)
+_METHOD = re.compile(r"([A-Za-z_][\w:<>,\s\*&]*?)[\s\*&]+([A-Za-z_]\w*)\s*\(([^()]*)\)\s*(?:const\s*)?[{;]")
+_NOT_TYPES = {"return", "else", "new", "delete", "if", "while", "for", "switch", "throw"}
 
 
 def solution_methods(code: str) -> list[CppMethod]:
