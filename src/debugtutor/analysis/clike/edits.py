@@ -17,6 +17,7 @@ byte for byte; edits never add or remove lines except inserted ``}`` lines.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Sequence
 from difflib import SequenceMatcher
 
@@ -416,6 +417,25 @@ _API_MEMBERS = {
 
 
 MAX_VISIBLE = 6
+MAX_TYPES = 8
+# the types LeetCode's own signatures are written in
+SIGNATURE_TYPES = {
+    "cpp": ("int", "vector", "string", "bool", "long long", "double", "char", "TreeNode", "ListNode"),
+    "java": ("int", "String", "List", "boolean", "long", "double", "char", "TreeNode", "ListNode"),
+}
+_TYPE_NODES = ("type_identifier", "primitive_type", "integral_type", "floating_point_type", "boolean_type")
+
+
+def _type_names(ctx: EditContext, unknown: str) -> list[str]:
+    """Stand-ins for a type nothing declares: look-alikes first, then the program's own types (most written
+    first), then the usual signature types."""
+    written = Counter(ctx.tree.text(node) for node in ctx.tree.named(*_TYPE_NODES))
+    undeclared = {d.symbol for d in ctx.diagnostics if d.category == "reference" and d.symbol}
+    for name in (*undeclared, "Solution"):
+        written.pop(name, None)
+    ranked = [*_similar(unknown, {*written, *SIGNATURE_TYPES[ctx.language]}),
+              *(name for name, _ in written.most_common()), *SIGNATURE_TYPES[ctx.language]]  # fmt: skip
+    return [name for name in dict.fromkeys(ranked) if name != unknown][:MAX_TYPES]
 
 
 def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
@@ -438,6 +458,10 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
         if is_member:
             known = set(_API_MEMBERS[ctx.language]) | ctx.methods | set(ctx.fields)
             replacements += [(P_HIGH, other, "undefined methods") for other in _similar(symbol, known)]
+        elif any(line_of(node) == line and ctx.tree.text(node) == symbol for node in ctx.tree.named("type_identifier")):
+            # a type nothing declares (``Array<int>``, ``UndefinedObject``): the types the program writes elsewhere,
+            # then those LeetCode's signatures use; the compiler tells which fit the code around it
+            replacements += [(P_HIGH, other, "undefined objects") for other in _type_names(ctx, symbol)]
         else:
             called = re.search(rf"\b{re.escape(symbol)}\s*\(", text) is not None
             pool = (ctx.methods | set(LIBRARY_CALLS[ctx.language])) if called else set(ctx.declared_names)

@@ -469,6 +469,37 @@ def argument_edits(ctx: EditContext) -> Iterator[Candidate]:
                                  f"'{_short(ctx.tree.text(second))}'", "variable error")  # fmt: skip
 
 
+def _receiver_of_bare_call(node: Node) -> Node | None:
+    """``x`` of a call ``x.m()`` with no arguments (C++ ``x->m()`` too), else None."""
+    arguments = node.child_by_field_name("arguments")
+    if arguments is None or arguments.named_child_count:
+        return None
+    if node.type == "method_invocation":
+        return node.child_by_field_name("object")
+    function = node.child_by_field_name("function")
+    if node.type == "call_expression" and function is not None and function.type == "field_expression":
+        return function.child_by_field_name("argument")
+    return None
+
+
+def chained_call_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """Drop a call with no arguments from the middle of a chain (``sb.reverse().toString()`` -> ``sb.toString()``):
+    a step the value should not have gone through."""
+    for node in ctx.tree.named("method_invocation", "call_expression"):
+        parent = node.parent
+        if parent is None or not ctx.wanted(line_of(node)):
+            continue
+        chained = (parent.type == "method_invocation" and parent.child_by_field_name("object") == node) or (
+            parent.type == "field_expression" and parent.child_by_field_name("argument") == node
+        )
+        receiver = _receiver_of_bare_call(node)
+        if not chained or receiver is None:
+            continue
+        dropped = ctx.tree.text(node)[len(ctx.tree.text(receiver)) :]
+        yield ctx.edit_node(P_LOW, "drop_chained_call", "logic", node, ctx.tree.text(receiver),
+                            f"drop '{_short(dropped)}' from the chain", "other error")  # fmt: skip
+
+
 LOGIC_OPERATORS = (
     comparison_edits,
     arithmetic_edits,
@@ -480,4 +511,5 @@ LOGIC_OPERATORS = (
     variable_edits,
     statement_edits,
     argument_edits,
+    chained_call_edits,
 )

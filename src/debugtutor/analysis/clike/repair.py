@@ -25,7 +25,7 @@ from typing import Literal
 
 from debugtutor.analysis.clike.diagnostics import compiler_diagnostics, pattern_diagnostics
 from debugtutor.analysis.clike.edits import blocks_compilation, candidate_edits
-from debugtutor.analysis.clike.harness import Variant, arun_variants, same_compile
+from debugtutor.analysis.clike.harness import Variant, arun_variants, same_compile, signature_of
 from debugtutor.analysis.clike.smells import smell_mends
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage, imbalance, tokens
 from debugtutor.analysis.edits import Edit
@@ -41,12 +41,15 @@ from debugtutor.analysis.repair import (
     unified_diff,
 )
 from debugtutor.analysis.static import Diagnostic
+from debugtutor.errors import InputError
 from debugtutor.sandbox import CompareMode, LeetCodeCall, LeetCodeRequest, Limits, Status, arun
 
 FIRST_PASS_TEST_S = 0.1
 MAX_FIX_ROUNDS = 4
 EDITS_PER_SITE = 24
 DELETING_OPERATORS = frozenset({"delete_line", "delete_statement", "drop_line", "drop_unclosed_statement"})
+# edits that give the compiler back code a broken comment hid from it
+REVEALING_OPERATORS = frozenset({"drop_comment_mark", "close_comment", "fix_comment_mark", "uncomment"})
 
 
 def normal_form(source: str) -> str | None:
@@ -81,6 +84,48 @@ class CompiledVerifier:
         self.verdicts: dict[str, _Verdict] = {}
         if self.language != "cpp":
             self.light_header = False
+        self.signature_readable = self._readable(self.signature_source)
+
+    def _readable(self, source: str) -> bool:
+        try:
+            signature_of(source, self.language, self.method)
+        except InputError:
+            return False
+        return True
+
+    def _uncallable(self, source: str) -> list[Diagnostic]:
+        """A finding on the judged method's header when the judge could not pass its arguments or take its answer
+        (``list<int>& nums``, ``Object[] nums`` compile, but no LeetCode signature has them): the type is the bug."""
+        try:
+            signature_of(source, self.language, self.method)
+        except InputError as problem:
+            named = re.search(r"unsupported (?:parameter|return) type\W*([A-Za-z_]\w*)", problem.message)
+            header = re.search(rf"\b{re.escape(self.method or '')}\s*\(", source) if self.method else None
+            if named is None or header is None:
+                return []
+            line = source.count("\n", 0, header.start()) + 1
+            return [
+                Diagnostic(
+                    category="reference",
+                    line=line,
+                    column=0,
+                    message=problem.message,
+                    code="uncallable-signature",
+                    symbol=named.group(1),
+                    bug_type="undefined objects",
+                )
+            ]
+        return []
+
+    def adopt_signature_of(self, source: str) -> bool:
+        """Read the judged method's signature from ``source`` when the program as given had none the harness can
+        call (a comment or an unknown type in the method's header is part of the bug): until then no candidate
+        could run. True when the verifier changed; the verdicts it remembered are dropped."""
+        if self.signature_readable or source == self.signature_source or not self._readable(source):
+            return False
+        self.signature_source, self.signature_readable = source, True
+        self.verdicts.clear()
+        return True
 
     async def verify(self, sources: list[str], seconds: float, full_time: bool = True) -> list[_Verdict]:
         """One verdict per source, in order; programs verified before (at full time) are not run again."""
@@ -124,6 +169,8 @@ class CompiledVerifier:
         verdicts = []
         for source, result in zip(sources, batch.variants):
             self.diagnostics[source] = compiler_diagnostics(result.messages, source, self.language)
+            if not self.signature_readable:
+                self.diagnostics[source] += self._uncallable(source)
             if not result.compiled or result.harness_error or not self._defines_method(source):
                 verdicts.append(_Verdict(0, len(self.calls), compiles=False, known=batch.problem is None))
                 continue
@@ -278,9 +325,10 @@ async def _compile_fix_rounds(
             cleared = {
                 site for site in errors if not lines_after & ({site - 1, site, site + 1} - (set(errors) - {site}))
             }
-            if introduced and (len(introduced) >= len(cleared) or cleared != set(errors)):
+            revealing = edit.operator in REVEALING_OPERATORS and cleared == set(errors)
+            if introduced and not revealing and (len(introduced) >= len(cleared) or cleared != set(errors)):
                 # a new error elsewhere is tolerated only from an edit that clears every old one (code a broken
-                # comment hid comes back with its own mistakes)
+                # comment hid comes back with its own mistakes, as many as it had)
                 continue
             near = {site for site in cleared if abs(site - edit.line) <= 2}
             if near or (cleared and cleared == set(errors)):
@@ -297,6 +345,7 @@ async def _compile_fix_rounds(
         mapping = _line_map(code, current)
         applied += [_applied(edit, mapping.get(edit.line, edit.line), False) for edit in picks]
         current = merged
+        verifier.adopt_signature_of(current)
         verdict = (await verifier.verify([current], max(5.0, budget.max_seconds - (time.monotonic() - started))))[0]
         verified += 1
         if verdict.all_passed:
