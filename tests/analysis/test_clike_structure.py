@@ -301,3 +301,46 @@ def test_a_string_that_swallowed_the_closing_brace_is_closed_with_it() -> None:
     error = Diagnostic(category="syntax", line=2, column=40, message='missing terminating " character',
                        code="unclosed-string")  # fmt: skip
     assert code.replace('"/;', '"/"};') in _sources(code, "cpp", [error])
+
+
+LOOSE_METHODS = """
+    public int twice(int[] nums, int k) {
+        int best = nums[0];
+        for (int x : nums) best = Math.max(best, x);
+        return best * k;
+    }
+"""
+UNDECLARED_MEMBER = """class Solution {
+public:
+    int spread(vector<int>& nums);
+};
+
+int Solution::spread(vector<int>& nums) {
+    return widest(nums) - 0;
+}
+
+int Solution::widest(vector<int>& nums) {
+    return *max_element(nums.begin(), nums.end()) - *min_element(nums.begin(), nums.end());
+}
+"""
+
+
+def test_methods_outside_any_class_are_put_back_into_class_solution_without_moving_a_line() -> None:
+    broken = Diagnostic(category="syntax", line=2, column=11, message="class, interface, enum, or record expected",
+                        code="parse-error")  # fmt: skip
+    edits = [e for e in candidate_edits(LOOSE_METHODS, "java", diagnostics=[broken]) if e.operator == "wrap_in_class"]
+    assert len(edits) == 1
+    wrapped = edits[0].source
+    assert wrapped.count("\n") == LOOSE_METHODS.count("\n")
+    assert wrapped.split("\n")[1].startswith("class Solution { ") and wrapped.rstrip().endswith("} }")
+    inside = "class Solution {" + LOOSE_METHODS + "}\n"
+    assert not [e for e in candidate_edits(inside, "java", diagnostics=[broken]) if e.operator == "wrap_in_class"]
+
+
+@pytest.mark.slow
+def test_a_method_defined_after_the_class_is_declared_in_it() -> None:
+    calls = [LeetCodeCall(args={"nums": [3, 9, 4]}, expected=6), LeetCodeCall(args={"nums": [2]}, expected=0)]
+    budget = RepairBudget(max_seconds=60, batch_size=32, max_executions=500)
+    found = asyncio.run(arepair_compiled(UNDECLARED_MEMBER, calls, language="cpp", method="spread", budget=budget))
+    assert found.repairs, "no repair found"
+    assert "public: int widest(vector<int>& nums);" in found.repairs[0].source

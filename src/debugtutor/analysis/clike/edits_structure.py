@@ -350,6 +350,55 @@ def missing_declaration_repairs(ctx: EditContext) -> Iterator[Candidate]:
             break
 
 
+_SOLUTION_CLASS = re.compile(r"\b(?:class|struct)\s+Solution\b")
+
+
+def class_wrapper_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """Put methods that stand outside any class back into ``class Solution`` (its header and closing brace lost),
+    the header on the first line of code and the closer after the last, so no line moves."""
+    source = ctx.source
+    if _SOLUTION_CLASS.search(source) or not _blocking(ctx) or re.search(r"\)\s*\{", source) is None:
+        return
+    if ctx.language == "java" and re.search(r"^\s*(?:public\s+|final\s+|abstract\s+)*class\b", source, re.M):
+        return  # another class holds the code; the methods are not loose
+    first = next((n for n, text in enumerate(source_lines(source), start=1) if text.strip()), None)
+    if first is None or not ctx.wanted(first):
+        return
+    start, _ = line_bounds(source, first)
+    end = len(source.rstrip())
+    opener, closer = ("class Solution { public: ", " };") if ctx.language == "cpp" else ("class Solution { ", " }")
+    wrapped = source[:start] + opener + source[start:end] + closer + source[end:]
+    yield ctx.make(P_HIGH, "wrap_in_class", "syntax", first, "put the methods back into 'class Solution'", wrapped,
+                   "illegal separation")  # fmt: skip
+
+
+def out_of_class_declaration_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """C++: declare in ``class Solution`` a method defined after it (``T Solution::f(...) { ... }``) that the class
+    does not declare, at the top of the class and public, so the class's own methods and the judge can call it."""
+    if ctx.language != "cpp":
+        return
+    holder = next((node for node in ctx.tree.named("class_specifier", "struct_specifier")
+                   if (name := node.child_by_field_name("name")) is not None
+                   and ctx.tree.text(name) == "Solution"), None)  # fmt: skip
+    body = holder.child_by_field_name("body") if holder is not None else None
+    if holder is None or body is None:
+        return
+    members = ctx.tree.text(body)
+    for function in ctx.tree.named("function_definition"):
+        declarator = function.child_by_field_name("declarator")
+        head = ctx.tree.text(function)[: declarator.end_byte - function.start_byte] if declarator else ""
+        named = re.search(r"\bSolution\s*::\s*([A-Za-z_]\w*)\s*\(", head)
+        if declarator is None or named is None or re.search(rf"\b{named.group(1)}\s*\(", members):
+            continue
+        if not ctx.wanted(line_of(function)):
+            continue
+        declaration = " ".join(head.replace(named.group(0), named.group(1) + "(").split())
+        opening = ctx.tree.span(body)[0] + 1
+        yield ctx.replace_span(P_HIGH, "declare_method", "reference", line_of(function), opening, opening,
+                               f" public: {declaration};", f"declare '{named.group(1)}' in class Solution",
+                               "undefined methods")  # fmt: skip
+
+
 def structure_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Every operator of this module."""
     yield from indentation_brace_repairs(ctx, lexed)
@@ -363,3 +412,5 @@ def structure_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
     yield from member_shape_repairs(ctx)
     yield from lost_call_repairs(ctx)
     yield from missing_declaration_repairs(ctx)
+    yield from class_wrapper_repairs(ctx)
+    yield from out_of_class_declaration_repairs(ctx)
