@@ -103,3 +103,30 @@ public:
 """
     # the second loop never reads c at i: one turn too many there is not an index past the end
     assert [edit.description for edit in smell_mends(code, "cpp")] == ["line 5: '<=' -> '<'"]
+
+
+@pytest.mark.parametrize(
+    ("language", "code", "expected"),
+    [
+        (
+            "java",
+            "class Solution {\n    public int sieve(int n) {\n        boolean[] gone = new boolean[n];\n"
+            "        int kept = 0;\n        for (int i = 2; i <= n; i++) if (!gone[i]) kept++;\n"
+            "        for (int i = 2; i <= n + 1; i++) kept += 0;\n        return kept;\n    }\n}\n",
+            ["line 5: '<=' -> '<'"],
+        ),
+        (
+            "cpp",
+            "class Solution {\npublic:\n    int f(int n) {\n        vector<int> dp(n + 1, 0);\n"
+            "        vector<int> seen(n);\n"
+            "        for (int i = 1; i <= n; i++) dp[i] = dp[i - 1] + i;\n"
+            "        for (int i = 0; i <= n; i++) seen[i] = dp[i];\n        return dp[n];\n    }\n};\n",
+            ["line 7: '<=' -> '<'"],
+        ),
+    ],
+)
+def test_a_loop_up_to_an_arrays_made_size_that_reads_it_at_its_counter_stops_one_earlier(
+    language: str, code: str, expected: list[str]
+) -> None:
+    # dp has n + 1 elements, so dp[n] is its last one: only the loop over seen (n elements) runs past the end
+    assert [edit.description for edit in smell_mends(code, language)] == expected  # type: ignore[arg-type]

@@ -111,8 +111,8 @@ def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
 
 
 def _loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
-    """The ``<=`` of ``for (...; i <= v.size(); ...)`` whose body reads ``v[i]`` (``v.charAt(i)``, ``v.get(i)``):
-    the last turn reads one past the end."""
+    """The ``<=`` of ``for (...; i <= v.size(); ...)`` whose body reads ``v[i]`` (``v.charAt(i)``, ``v.get(i)``),
+    or of ``for (...; i <= n; ...)`` over an array made with ``n`` elements: the last turn reads one past the end."""
     condition = loop.child_by_field_name("condition")
     body = loop.child_by_field_name("body")
     if condition is None or body is None or condition.type != "binary_expression":
@@ -121,12 +121,33 @@ def _loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
     left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
     if operator is None or operator.type != "<=" or left is None or right is None or left.type != "identifier":
         return None
-    size = re.fullmatch(r"(\w+)\.(?:size\(\)|length\(\)|length)", tree.text(right).replace(" ", ""))
-    if size is None:
-        return None
-    base, index = re.escape(size.group(1)), re.escape(tree.text(left))
-    reads = rf"\b{base}\s*(?:\[\s*{index}\s*\]|\.(?:charAt|get)\(\s*{index}\s*\))"
-    return operator if re.search(reads, tree.text(body)) else None
+    bound = tree.text(right).replace(" ", "")
+    size = re.fullmatch(r"(\w+)\.(?:size\(\)|length\(\)|length)", bound)
+    # or an array made with exactly that many elements (``new boolean[n]``, ``vector<int> dp(n)``)
+    bases = [size.group(1)] if size else [name for name, made in _allocated_sizes(tree.source).items() if made == bound]
+    index = re.escape(tree.text(left))
+    for base in bases:
+        reads = rf"\b{re.escape(base)}\s*(?:\[\s*{index}\s*\]|\.(?:charAt|get)\(\s*{index}\s*\))"
+        if re.search(reads, tree.text(body)):
+            return operator
+    return None
+
+
+_ALLOCATIONS = (
+    re.compile(r"\b(\w+)\s*=\s*new\s+[\w.]+\s*\[([^\[\]]+)\]"),  # Java: a = new int[n]
+    re.compile(r"\bvector\s*<[^;()]*>\s*(\w+)\s*\(([^,()]+)[,)]"),  # C++: vector<int> a(n) / a(n, 0)
+    re.compile(r"\b(\w+)\s*=\s*vector\s*<[^;()]*>\s*\(([^,()]+)[,)]"),  # C++: a = vector<int>(n)
+)
+
+
+def _allocated_sizes(source: str) -> dict[str, str]:
+    """Arrays and vectors made with a stated number of elements: name -> that number's text (spaces dropped);
+    a name made with two different sizes is left out."""
+    sizes: dict[str, set[str]] = {}
+    for pattern in _ALLOCATIONS:
+        for found in pattern.finditer(source):
+            sizes.setdefault(found.group(1), set()).add(found.group(2).replace(" ", ""))
+    return {name: next(iter(made)) for name, made in sizes.items() if len(made) == 1}
 
 
 _STRING_TYPES = frozenset({"string", "std::string", "String"})
