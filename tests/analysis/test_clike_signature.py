@@ -1,6 +1,6 @@
 """Bugs in the judged method's own header (analysis/clike/repair.py, edits.py): a type nothing declares or the judge
 cannot pass, a comment that swallows a parameter. Until the header is mended no candidate can run, so the search
-reads the signature from the first mended program; and a call dropped from the middle of a chain."""
+reads the signature from the first mended program."""
 
 from __future__ import annotations
 
@@ -120,14 +120,3 @@ def test_repair_reads_the_signature_once_the_comment_in_the_header_is_gone_and_f
     fixed = found.repairs[0].source
     assert "String sep)" in fixed and "/*" not in fixed
     assert "reverse" not in fixed
-
-
-def test_a_call_in_the_middle_of_a_chain_may_be_dropped() -> None:
-    code = SWALLOWED_PARAMETER.replace("/* ", "")
-    line = code.split("\n").index("        return out.reverse().toString();") + 1
-    dropped = [e for e in candidate_edits(code, "java", lines=[line]) if e.operator == "drop_chained_call"]
-    assert [e.source.split("\n")[line - 1].strip() for e in dropped] == ["return out.toString();"]
-    cpp = "int f(vector<int>& v, Node* p) {\n    return v.back().size() + p->next()->val + g().x();\n}\n"
-    lines = sorted(e.source.split("\n")[1].strip() for e in candidate_edits(cpp, "cpp", lines=[2])
-                   if e.operator == "drop_chained_call")  # fmt: skip
-    assert lines == ["return v.back().size() + p->val + g().x();", "return v.size() + p->next()->val + g().x();"]

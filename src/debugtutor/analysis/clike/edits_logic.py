@@ -500,6 +500,38 @@ def chained_call_edits(ctx: EditContext) -> Iterator[Candidate]:
                             f"drop '{_short(dropped)}' from the chain", "other error")  # fmt: skip
 
 
+MIRROR_WINDOW = 12
+
+
+def _leaves(node: Node) -> list[Node]:
+    if node.child_count == 0:
+        return [node]
+    return [leaf for child in node.children for leaf in _leaves(child)]
+
+
+def mirrored_name_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """Two statements of one function that differ in one name only (``merge[i] = b[j];`` ... ``merge[i] = a[j];``)
+    get each other's name: a swap of two names made in two places, which no single rename undoes."""
+    statements = [node for node in ctx.tree.named("expression_statement") if "\n" not in ctx.tree.text(node)]
+    leaves = {node.id: _leaves(node) for node in statements}
+    for first, second in itertools.combinations(statements, 2):
+        line, other_line = line_of(first), line_of(second)
+        if not 0 < other_line - line <= MIRROR_WINDOW or not (ctx.wanted(line) or ctx.wanted(other_line)):
+            continue
+        mine, theirs = leaves[first.id], leaves[second.id]
+        if len(mine) != len(theirs) or enclosing(first, FUNCTION_TYPES) != enclosing(second, FUNCTION_TYPES):
+            continue
+        differing = [(a, b) for a, b in zip(mine, theirs) if ctx.tree.text(a) != ctx.tree.text(b)]
+        if len(differing) != 1 or {differing[0][0].type, differing[0][1].type} - _IDENTIFIER_TYPES:
+            continue
+        a, b = differing[0]
+        (a_start, a_end), (b_start, b_end) = ctx.tree.span(a), ctx.tree.span(b)
+        a_text, b_text = ctx.source[a_start:a_end], ctx.source[b_start:b_end]
+        source = ctx.source[:a_start] + b_text + ctx.source[a_end:b_start] + a_text + ctx.source[b_end:]
+        description = f"'{a_text}' and '{b_text}' exchanged with line {other_line}"
+        yield ctx.make(P_LOW, "exchange_names", "logic", line, description, source, "variable error")
+
+
 LOGIC_OPERATORS = (
     comparison_edits,
     arithmetic_edits,
@@ -512,4 +544,5 @@ LOGIC_OPERATORS = (
     statement_edits,
     argument_edits,
     chained_call_edits,
+    mirrored_name_edits,
 )

@@ -1,0 +1,39 @@
+"""Logic edits of C++/Java that span more than one operator (analysis/clike/edits_logic.py): a call dropped from the
+middle of a chain, and a name swapped between two statements."""
+
+from __future__ import annotations
+
+from debugtutor.analysis.clike.edits import candidate_edits
+
+
+def test_a_call_in_the_middle_of_a_chain_may_be_dropped() -> None:
+    code = "class Solution {\n    String f(String s) {\n        StringBuilder out = new StringBuilder(s);\n"
+    code += "        return out.reverse().toString();\n    }\n}\n"
+    line = 4
+    dropped = [e for e in candidate_edits(code, "java", lines=[line]) if e.operator == "drop_chained_call"]
+    assert [e.source.split("\n")[line - 1].strip() for e in dropped] == ["return out.toString();"]
+    cpp = "int f(vector<int>& v, Node* p) {\n    return v.back().size() + p->next()->val + g().x();\n}\n"
+    lines = sorted(e.source.split("\n")[1].strip() for e in candidate_edits(cpp, "cpp", lines=[2])
+                   if e.operator == "drop_chained_call")  # fmt: skip
+    assert lines == ["return v.back().size() + p->val + g().x();", "return v.size() + p->next()->val + g().x();"]
+
+
+def test_two_statements_that_differ_in_one_name_may_exchange_it() -> None:
+    code = """class Solution {
+    public String merge(String a, String b) {
+        char[] out = new char[a.length() + b.length()];
+        int i = 0;
+        for (int j = 0; j < a.length(); j++) {
+            out[i] = b.charAt(j);
+            i++;
+            out[i] = a.charAt(j);
+            i++;
+        }
+        return new String(out);
+    }
+}
+"""
+    exchanged = [e for e in candidate_edits(code, "java", lines=[6]) if e.operator == "exchange_names"]
+    assert [e.description for e in exchanged] == ["line 6: 'b' and 'a' exchanged with line 8"]
+    lines = exchanged[0].source.split("\n")
+    assert lines[5].strip() == "out[i] = a.charAt(j);" and lines[7].strip() == "out[i] = b.charAt(j);"
