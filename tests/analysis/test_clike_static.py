@@ -245,3 +245,18 @@ int bounded(int n) {
     found = [(d.line, d.code, d.message) for d in pattern_diagnostics(code, "cpp") if d.code == "receding-recursion"]
     # counting up to a parameter, or bounded from above, is not moving away
     assert found == [(3, "receding-recursion", "the recursive call passes n + 2, away from the base case")]
+
+
+def test_a_recursive_call_passing_on_what_its_base_case_waits_for_unchanged_is_a_pattern_finding() -> None:
+    code = """int paths(int r, int c, int k) {
+    if (k == 0) return 1;
+    return paths(r + 1, c, k) + paths(r, c + 1, k - 1);
+}
+int same(int k) {
+    if (k == 0) return 1;
+    return same(k);
+}
+"""
+    found = [(d.line, d.message) for d in pattern_diagnostics(code, "cpp") if d.code == "receding-recursion"]
+    # same(k) passes every argument unchanged: that is the unchanged-recursion finding's, not this one's
+    assert found == [(3, "the recursive call passes k, no nearer to the base case")]

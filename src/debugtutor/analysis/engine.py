@@ -117,7 +117,8 @@ def _exception_lines(
 
 def _timed_out_at(lines: dict[int, str], code: str, line: int, language: Language) -> None:
     """Book a timeout stopped at ``line``: it is somewhere inside the loop that does not end (point at the loop),
-    or below a call of the function by itself that never gets nearer to an end (point at the call)."""
+    or below a call of the function by itself that never gets nearer to an end (its own arguments, or one that its
+    base case waits for passed on unchanged or moved away: point at the call)."""
     for call_line in _endless_self_calls(code, language):
         lines.setdefault(call_line, "a timeout (the function calls itself with its own arguments)")
     loop = enclosing_loop(code, line, language)
@@ -130,9 +131,11 @@ def _endless_self_calls(code: str, language: Language) -> tuple[int, ...]:
     """(one parse per program, however many of its tests time out)"""
     if language == "python":
         return ()
-    from debugtutor.analysis.clike.syntax_tree import line_of, parse, unchanged_self_calls
+    from debugtutor.analysis.clike.syntax_tree import line_of, parse, receding_self_calls, unchanged_self_calls
 
-    return tuple(line_of(call) for _, call in unchanged_self_calls(parse(code, language)))
+    tree = parse(code, language)
+    calls = [call for _, call in unchanged_self_calls(tree)] + [call for call, _ in receding_self_calls(tree)]
+    return tuple(dict.fromkeys(line_of(call) for call in calls))
 
 
 def _raised_at(lines: dict[int, str], code: str, line: int, error: str, language: Language) -> None:

@@ -560,7 +560,8 @@ def _recursion_diagnostics(tree: SyntaxTree) -> Iterable[Diagnostic]:
         message = f"'{name}' calls itself with its own arguments unchanged"
         yield _diagnostic(line_of(call), "unchanged-recursion", message, "condition error", "suspicious-logic")
     for call, argument in receding_self_calls(tree):
-        message = f"the recursive call passes {tree.text(argument)}, away from the base case"
+        where = "no nearer to" if re.fullmatch(r"\w+", tree.text(argument)) else "away from"
+        message = f"the recursive call passes {tree.text(argument)}, {where} the base case"
         yield _diagnostic(line_of(call), "receding-recursion", message, "operation error", "suspicious-logic")
 
 

@@ -507,7 +507,8 @@ def _calls_of(tree: SyntaxTree, function: Node, name: str) -> Iterator[tuple[Nod
 def receding_self_calls(tree: SyntaxTree) -> Iterator[tuple[Node, Node]]:
     """(call, argument) for each argument ``p + k`` of a call of a function by itself, where ``p`` is the parameter
     in that position and the function's base case stops ``p`` from above only (``if (n <= 0) return``): the
-    argument moves away from the base case."""
+    argument moves away from the base case; or ``p`` itself while the call's other arguments change (it comes no
+    nearer; a call with every argument unchanged is :func:`unchanged_self_calls`' to report)."""
     for function, name, parameters in _functions_with_parameters(tree):
         lower_bounded, upper_bounded = set(), set()
         for statement in tree.walk(function):
@@ -526,9 +527,13 @@ def receding_self_calls(tree: SyntaxTree) -> Iterator[tuple[Node, Node]]:
         for call, receiver, arguments in _calls_of(tree, function, name):
             if receiver is not None:
                 continue
-            for parameter, argument in zip(parameters, arguments.named_children, strict=False):
-                text = tree.text(argument).replace(" ", "")
-                if parameter in lower_bounded and re.fullmatch(rf"{re.escape(parameter)}\+\d+", text):
+            texts = [tree.text(argument).replace(" ", "") for argument in arguments.named_children]
+            moving = any(text != parameter for parameter, text in zip(parameters, texts, strict=False))
+            for parameter, argument, text in zip(parameters, arguments.named_children, texts, strict=False):
+                if parameter not in lower_bounded:
+                    continue
+                # p + k moves away from the base case; p itself, while other arguments move, comes no nearer
+                if re.fullmatch(rf"{re.escape(parameter)}\+\d+", text) or (text == parameter and moving):
                     yield call, argument
 
 
