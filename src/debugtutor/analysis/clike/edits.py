@@ -5,10 +5,11 @@ first. Syntax repairs start from where tree-sitter assumed a missing token and f
 a ``;`` or ``:``, close or drop a bracket, close or drop a string, repair a comment mark, ``=`` <-> ``==``, braces
 around a body that its indentation says is longer, drop a ``;`` that empties a loop or ``if``. Reference repairs
 start from the undeclared names and members the compiler names: translate a keyword of another language, rename to
-the closest declared name, uncomment the declaration a comment hid, unwrap or drop a call to something undefined.
-Logic edits (:mod:`debugtutor.analysis.clike.edits_logic`) swap operators, names and variables, shift bounds and
-indices by one, negate conditions, and delete or swap statements. ``direction="mutate"`` yields the bug-injecting
-counterparts, each labelled with its DebugBench minor type.
+the closest declared name, a type nothing declares to the types the program writes or LeetCode signatures use,
+uncomment the declaration a comment hid, unwrap or drop a call to something undefined. Logic edits
+(:mod:`debugtutor.analysis.clike.edits_logic`) swap operators, names and variables, shift bounds and indices by one,
+negate conditions, delete or swap statements, drop a call from a chain and exchange a name between two statements.
+``direction="mutate"`` yields the bug-injecting counterparts, each labelled with its DebugBench minor type.
 
 Every edit is a string substitution at tree-sitter or lexer positions, so everything outside the changed span stays
 byte for byte; edits never add or remove lines except inserted ``}`` lines.

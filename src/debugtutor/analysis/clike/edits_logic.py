@@ -1,7 +1,8 @@
 """Logic edit operators for C++ and Java over the tree-sitter tree, shared by repair and mutation (most are their
 own inverse): comparison, arithmetic, compound-assignment, increment and boolean operator swaps, negation, +-1 on
 constants, indices and bounds, swapped library calls (``min``/``max``, ``begin``/``end`` ...), swapped variables
-and members, and statement deletion, swap and ``break``/``continue``."""
+and members, statement deletion, swap and ``break``/``continue``, a call dropped from the middle of a chain, and a
+name exchanged between two statements that differ in it alone."""
 
 from __future__ import annotations
 

@@ -19,7 +19,9 @@ where it is:
 * **member shapes of the other language**: ``.length``, ``.length()``, ``.size()`` traded for one another where the
   compiler says the member does not exist, and an object qualifier dropped from a name the class itself declares
   (``ob.v`` -> ``v``);
-* **a counter never declared** (``one++`` with no ``one``) is declared as an ``int`` at the top of its function.
+* **a counter never declared** (``one++`` with no ``one``) is declared as an ``int`` at the top of its function;
+* **methods outside any class** go back into ``class Solution``, and a C++ method defined after the class
+  (``T Solution::f(...) {``) that the class does not declare gets its declaration there.
 
 Every edit keeps the line count: inserted braces go at the end of a line, blanked text leaves its newlines.
 """
