@@ -27,7 +27,15 @@ from debugtutor.analysis.clike.diagnostics import compiler_diagnostics, pattern_
 from debugtutor.analysis.clike.edits import blocks_compilation, candidate_edits
 from debugtutor.analysis.clike.harness import Variant, arun_variants, same_compile, signature_of
 from debugtutor.analysis.clike.smells import smell_mends
-from debugtutor.analysis.clike.syntax_tree import CompiledLanguage, imbalance, tokens
+from debugtutor.analysis.clike.syntax_tree import (
+    FUNCTION_TYPES,
+    CompiledLanguage,
+    function_signature,
+    imbalance,
+    line_of,
+    parse,
+    tokens,
+)
 from debugtutor.analysis.edits import Edit
 from debugtutor.analysis.repair import (
     AppliedEdit,
@@ -100,10 +108,9 @@ class CompiledVerifier:
             signature_of(source, self.language, self.method)
         except InputError as problem:
             named = re.search(r"unsupported (?:parameter|return) type\W*([A-Za-z_]\w*)", problem.message)
-            header = re.search(rf"\b{re.escape(self.method or '')}\s*\(", source) if self.method else None
-            if named is None or header is None:
+            line = self._header_line(source)
+            if named is None or line is None:
                 return []
-            line = source.count("\n", 0, header.start()) + 1
             return [
                 Diagnostic(
                     category="reference",
@@ -116,6 +123,15 @@ class CompiledVerifier:
                 )
             ]
         return []
+
+    def _header_line(self, source: str) -> int | None:
+        """The line where the judged method's definition (or declaration) starts."""
+        tree = parse(source, self.language)
+        for function in tree.named(*FUNCTION_TYPES, "declaration", "field_declaration"):
+            signature = function_signature(tree, function)
+            if signature is not None and signature[0] == self.method:
+                return line_of(function)
+        return None
 
     def adopt_signature_of(self, source: str) -> bool:
         """Read the judged method's signature from ``source`` when the program as given had none the harness can
