@@ -92,37 +92,37 @@ class CompiledVerifier:
         self.verdicts: dict[str, _Verdict] = {}
         if self.language != "cpp":
             self.light_header = False
-        self.signature_readable = self._readable(self.signature_source)
+        self.signature_readable = self._signature_problem(self.signature_source) is None
 
-    def _readable(self, source: str) -> bool:
+    def _signature_problem(self, source: str) -> InputError | None:
+        """Why the harness cannot call the judged method of ``source``; None when it can."""
         try:
             signature_of(source, self.language, self.method)
-        except InputError:
-            return False
-        return True
+        except InputError as problem:
+            return problem
+        return None
 
     def _uncallable(self, source: str) -> list[Diagnostic]:
         """A finding on the judged method's header when the judge could not pass its arguments or take its answer
         (``list<int>& nums``, ``Object[] nums`` compile, but no LeetCode signature has them): the type is the bug."""
-        try:
-            signature_of(source, self.language, self.method)
-        except InputError as problem:
-            named = re.search(r"unsupported (?:parameter|return) type\W*([A-Za-z_]\w*)", problem.message)
-            line = self._header_line(source)
-            if named is None or line is None:
-                return []
-            return [
-                Diagnostic(
-                    category="reference",
-                    line=line,
-                    column=0,
-                    message=problem.message,
-                    code="uncallable-signature",
-                    symbol=named.group(1),
-                    bug_type="undefined objects",
-                )
-            ]
-        return []
+        problem = self._signature_problem(source)
+        if problem is None:
+            return []
+        named = re.search(r"unsupported (?:parameter|return) type\W*([A-Za-z_]\w*)", problem.message)
+        line = self._header_line(source) if named is not None else None
+        if named is None or line is None:
+            return []
+        return [
+            Diagnostic(
+                category="reference",
+                line=line,
+                column=0,
+                message=problem.message,
+                code="uncallable-signature",
+                symbol=named.group(1),
+                bug_type="undefined objects",
+            )
+        ]
 
     def _header_line(self, source: str) -> int | None:
         """The line where the judged method's definition (or declaration) starts."""
@@ -137,7 +137,7 @@ class CompiledVerifier:
         """Read the judged method's signature from ``source`` when the program as given had none the harness can
         call (a comment or an unknown type in the method's header is part of the bug): until then no candidate
         could run. True when the verifier changed; the verdicts it remembered are dropped."""
-        if self.signature_readable or source == self.signature_source or not self._readable(source):
+        if self.signature_readable or source == self.signature_source or self._signature_problem(source):
             return False
         self.signature_source, self.signature_readable = source, True
         self.verdicts.clear()
