@@ -187,7 +187,8 @@ def test_call_of_itself_through_a_new_object_is_found_and_replaced_by_a_local() 
 def test_repair_renames_the_calls_to_the_helper() -> None:
     calls = [LeetCodeCall(args={"root": [1, 2, 3, None, 4]}, expected=3), LeetCodeCall(args={"root": [5]}, expected=1)]
     code = HELPERS.replace("        return score(a, b);\n", "        return a + b;\n")
-    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400)
+    # a generous time per example: on a loaded machine a slow start of the JVM must not read as an endless program
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
     search = asyncio.run(arepair_compiled(code, calls, language="java", method="deepest", budget=budget))
     assert search.best is not None
     assert (
