@@ -138,3 +138,25 @@ def test_java_program_with_its_own_node_class_is_not_given_the_harness_one() -> 
     # a class of the program's own is not the harness's: the arguments cannot be built, and that is reported as the
     # harness's problem rather than as a compile error of the program
     assert not result.compiled and result.harness_error
+
+
+@pytest.mark.slow
+def test_a_call_the_sanitizer_stops_keeps_its_line_and_the_lines_it_ran() -> None:
+    code = """class Solution {
+public:
+    int grow(int n) {
+        int x = 2147483647;
+        int y = n;
+        x = x + y;
+        return x;
+    }
+};
+"""
+    calls = [LeetCodeCall(args={"n": 3}, expected=1), LeetCodeCall(args={"n": -3}, expected=2147483644)]
+    batch = run_variants("cpp", [Variant(code), Variant(code, instrument=True)], calls, method="grow")
+    plain, probed = batch.variants
+    # the sanitizer's report names the line in either build; the probed one also tells which lines the call ran
+    for result in (plain, probed):
+        assert result.calls[0].error_type == "IntegerOverflow" and result.calls[0].error_line == 6
+        assert result.calls[1].status == Status.passed
+    assert probed.calls[0].covered == [4, 5, 6]

@@ -463,6 +463,7 @@ def _java_job(
 
 _SIGNALS = {"6": "abort", "8": "SIGFPE", "11": "SIGSEGV", "7": "SIGBUS", "4": "SIGILL", "9": "SIGKILL"}
 _TIMEOUT_SIGNALS = {"27", "14", "24", "timeout"}
+_SANITIZER_LINE = re.compile(r"^dt_c\d+:(\d+):(?:\d+:)? runtime error:", re.MULTILINE)
 
 
 def _crash_kind(signal_text: str, stderr: str) -> tuple[Status, str, str]:
@@ -541,8 +542,13 @@ def _call_outcome(
             error_message=str(error.get("message", "")), error_line=_line(error.get("line")),
         )  # fmt: skip
     crash = record.get("crash", {})
-    status, kind, message = _crash_kind(str(crash.get("signal", "")), str(crash.get("stderr", "")))
+    stderr = str(crash.get("stderr", ""))
+    status, kind, message = _crash_kind(str(crash.get("signal", "")), stderr)
     line = _line(crash.get("line")) if instrumented or kind == "Timeout" else None
+    # the sanitizer names the exact line (in the variant's own numbering, see the #line directives)
+    reported = _SANITIZER_LINE.search(stderr)
+    if reported is not None:
+        line = _line(reported.group(1))
     return CallOutcome(
         index, status, expected=expected, covered=covered, error_type=kind, error_message=message, error_line=line
     )
