@@ -16,6 +16,18 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _shared_precompiled_headers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """One folder of precompiled C++ headers for the whole session (building one takes seconds)."""
+    saved = os.environ.get("DEBUGTUTOR_PCH_DIR")
+    os.environ["DEBUGTUTOR_PCH_DIR"] = str(tmp_path_factory.mktemp("pch"))
+    yield
+    if saved is None:
+        os.environ.pop("DEBUGTUTOR_PCH_DIR", None)
+    else:
+        os.environ["DEBUGTUTOR_PCH_DIR"] = saved
+
+
 @pytest.fixture(autouse=True)
 def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Point the response cache, dataset cache and runs folder at a fresh temporary directory."""

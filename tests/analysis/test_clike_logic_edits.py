@@ -37,3 +37,31 @@ def test_two_statements_that_differ_in_one_name_may_exchange_it() -> None:
     assert [e.description for e in exchanged] == ["line 6: 'b' and 'a' exchanged with line 8"]
     lines = exchanged[0].source.split("\n")
     assert lines[5].strip() == "out[i] = a.charAt(j);" and lines[7].strip() == "out[i] = b.charAt(j);"
+
+
+def test_what_a_call_of_the_function_itself_returns_may_be_one_more_or_less() -> None:
+    cpp = """class Solution {
+public:
+    int steps(int i, vector<int>& memo) {
+        if (i <= 0) return 0;
+        int best = min(i, steps(i - 1, memo));
+        best = steps(i - 2, memo);
+        return best + helper(i);
+    }
+};
+"""
+    found = {e.description for e in candidate_edits(cpp, "cpp", lines={5, 6, 7}) if e.operator == "off_by_one"}
+    assert "line 5: recursive result steps(i - 1, memo) -> steps(i - 1, memo) + 1" in found
+    assert "line 6: recursive result steps(i - 2, memo) -> steps(i - 2, memo) - 1" in found
+    # a call of another function is not a step of this recursion
+    assert not any(description.startswith("line 7: recursive result") for description in found)
+    java = """class Solution {
+    int depth(TreeNode node) {
+        if (node == null) return 0;
+        return Math.max(this.depth(node.left), depth(node.right));
+    }
+}
+"""
+    found = {e.description for e in candidate_edits(java, "java", lines={4}) if e.operator == "off_by_one"}
+    assert "line 4: recursive result this.depth(node.left) -> this.depth(node.left) + 1" in found
+    assert "line 4: recursive result depth(node.right) -> depth(node.right) + 1" in found

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.bwrap
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # What the sandbox's root may hold: the toolchains' system folders and the sandbox's own mounts.
-ALLOWED_TOP_LEVEL = {"bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "tmp", "dev", "proc"}
+ALLOWED_TOP_LEVEL = {"bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "tmp", "dev", "proc", "dt-pch"}
 PROBE = """
 import ctypes, json, os, subprocess
 libc = ctypes.CDLL(None, use_errno=True)
@@ -115,3 +115,31 @@ def test_the_toolchains_still_work(pool: SandboxPool) -> None:
         assert report.status is Status.passed, (lang, report)
     threads = "import threading\nt = threading.Thread(target=print, args=('thread',))\nt.start()\nt.join()\n"
     assert pool.run(ProgramRequest(source=threads)).stdout == "thread\n"
+
+
+PCH_PROBE = """
+import json, os
+found = []
+for folder, _, files in os.walk("/dt-pch"):
+    found += [os.path.relpath(os.path.join(folder, name), "/dt-pch").split("/", 1)[1] for name in files]
+try:
+    open("/dt-pch/planted.h", "w").write("#define int long")
+    wrote = True
+except OSError:
+    wrote = False
+print(json.dumps({"files": sorted(set(found)), "wrote": wrote}))
+"""
+
+
+def test_the_precompiled_header_folder_holds_only_the_headers_and_is_read_only(
+    pool: SandboxPool, server_account: str
+) -> None:
+    cpp = "class Solution {\npublic:\n    int add(int a, int b) { return a + b; }\n};\n"
+    # a C++ run builds the precompiled header first (outside the sandbox) when there is none yet
+    assert pool.run(LeetCodeRequest(code=cpp, calls=[LeetCodeCall(args={"a": 2, "b": 3}, expected=5)], lang="cpp",
+                                    method="add")).status is Status.passed  # fmt: skip
+    outcome = pool.run(ProgramRequest(source=PCH_PROBE, limits=Limits(wall_s=10)))
+    report = json.loads(outcome.stdout)
+    # (a server running as another ordinary user cannot reach our cache folder: its compiles go without)
+    headers = ["bits/stdc++.h", "bits/stdc++.h.gch"] if server_account == "root" else []
+    assert report == {"files": headers, "wrote": False}, report

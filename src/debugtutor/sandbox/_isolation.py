@@ -2,7 +2,8 @@
 
 ``bwrap``: the server runs inside bubblewrap on an empty root: only the toolchains are bound in, read-only (``/usr``
 and the ``/bin``, ``/lib*`` links or folders beside it, the few ``/etc`` entries the dynamic loader and the JVM read,
-and the install folder of any compiler or interpreter that lives elsewhere), plus a private ``/tmp``, a minimal
+and the install folder of any compiler or interpreter that lives elsewhere, and the precompiled C++ standard header at
+``/dt-pch``, see :mod:`debugtutor.sandbox._precompiled`), plus a private ``/tmp``, a minimal
 ``/dev``, its own ``/proc``, and the server's own folder (read-only) with a tmpfs for work directories. No home, no
 project tree, no runs folder, no data. It has no network, its own pid, IPC and UTS namespaces and an empty
 environment; when started as root it keeps only the capabilities it needs to drop each program to an unprivileged
@@ -26,11 +27,13 @@ import pwd
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from debugtutor.console import warn
 from debugtutor.errors import SandboxError
+from debugtutor.sandbox._precompiled import PCH_INSIDE, header_flags, pch_root
 from debugtutor.sandbox._records import Isolation
 
 SERVER_SCRIPT = Path(__file__).with_name("_server.py")
@@ -74,6 +77,13 @@ _ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "lo
 _TOOLCHAIN_COMMANDS = ("g++", "javac", "java")
 
 
+def precompiled_header_flags(options: Sequence[str]) -> list[str]:
+    """The ``-I`` arguments that give a sandboxed ``g++`` run with ``options`` (warning options left out) the
+    precompiled ``<bits/stdc++.h>``, where the programs see it at this isolation level; none when it cannot be
+    built. The first call per flag set may build it (seconds): call it off the event loop."""
+    return header_flags(options, inside_bubblewrap=isolation_level() == "bwrap")
+
+
 @functools.lru_cache(maxsize=1)
 def toolchain_binds() -> tuple[str, ...]:
     """bubblewrap arguments that show the programs an empty root with only the toolchains in it, read-only."""
@@ -91,6 +101,19 @@ def toolchain_binds() -> tuple[str, ...]:
     for root in sorted(_toolchain_roots()):
         args += ["--ro-bind", root, root]
     return tuple(args)
+
+
+def _precompiled_header_binds(account: ServerAccount) -> list[str]:
+    """bubblewrap arguments that show the precompiled standard headers read-only at ``PCH_INSIDE``, for a server
+    that runs as us or as root (another user may not reach our cache folder: its compiles go without)."""
+    if not (account.is_root or account.uid == os.getuid()):
+        return []
+    try:
+        # (made now, so that the headers built after the server started show through the bind)
+        pch_root().mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return []
+    return ["--perms", "0755", "--dir", PCH_INSIDE, "--ro-bind-try", str(pch_root()), PCH_INSIDE]
 
 
 def _toolchain_roots() -> set[str]:
@@ -195,6 +218,7 @@ def server_command(
         command = [
             bwrap,
             *toolchain_binds(),
+            *_precompiled_header_binds(account),
             "--ro-bind", str(host_dir / "passwd"), "/etc/passwd",
             "--ro-bind", str(host_dir / "group"), "/etc/group",
             "--tmpfs", "/tmp",

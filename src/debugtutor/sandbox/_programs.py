@@ -22,6 +22,7 @@ from typing import Any
 from debugtutor import python_ast
 from debugtutor.errors import InputError
 from debugtutor.sandbox import _leetcode_cpp, _leetcode_java, _test_plans, _value_codec
+from debugtutor.sandbox._isolation import precompiled_header_flags
 from debugtutor.sandbox._records import (
     CompareMode,
     ExceptionInfo,
@@ -46,6 +47,7 @@ COMPILE_WALL_S = 60.0
 COMPILE_MEMORY_MB = 4096
 JVM_OVERHEAD_MB = 1024  # address space the JVM reserves beyond its heap (code cache, metaspace, thread stacks)
 JVM_THREADS = 32  # the JVM's own threads count against RLIMIT_NPROC
+CPP_OPTIONS = ["-O2", "-std=c++17"]
 JAVA_FLAGS = ["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto"]
 JVM_RESERVATIONS = ["-XX:ReservedCodeCacheSize=64m", "-XX:CompressedClassSpaceSize=64m", "-XX:MaxMetaspaceSize=256m"]
 
@@ -105,7 +107,7 @@ def build_program_job(
         compile_step = {
             **_compile_limits(limits),
             "kind": "exec",
-            "argv": ["g++", "-O2", "-std=c++17", "-o", "main", "main.cpp"],
+            "argv": ["g++", *CPP_OPTIONS, *precompiled_header_flags(CPP_OPTIONS), "-o", "main", "main.cpp"],
         }
         steps = [compile_step, {**run, "kind": "exec", "argv": ["./main"]}]
         return {"files": job_files, "steps": steps}, COMPILE_WALL_S + budget.wall_s

@@ -24,7 +24,9 @@ from debugtutor.analysis.clike.context import (
 from debugtutor.analysis.clike.syntax_tree import (
     BLOCK_TYPES,
     FUNCTION_TYPES,
+    call_parts,
     enclosing,
+    function_signature,
     line_of,
     operator_token,
 )
@@ -295,6 +297,8 @@ def _bound_nodes(ctx: EditContext) -> Iterator[tuple[Node, str]]:
         value = node.child_by_field_name("right")
         if value is not None and value.type in ("identifier", "binary_expression", *_NUMBER_TYPES):
             yield value, "assigned value"
+        elif value is not None and _calls_its_own_function(ctx, value):
+            yield value, "recursive result"
     for node in ctx.tree.named("return_statement"):
         if node.named_children:
             yield node.named_children[0], "returned value"
@@ -302,6 +306,21 @@ def _bound_nodes(ctx: EditContext) -> Iterator[tuple[Node, str]]:
         for argument in node.named_children:
             if argument.type in ("identifier", "binary_expression", *_NUMBER_TYPES):
                 yield argument, "argument"
+            elif _calls_its_own_function(ctx, argument):
+                # what a step of a recursion adds to the rest is one (``1 + solve(i + 1)``), and easily left out
+                yield argument, "recursive result"
+
+
+def _calls_its_own_function(ctx: EditContext, node: Node) -> bool:
+    """Whether ``node`` is a call of the function it stands in, by name (directly or through ``this``)."""
+    if node.type not in ("call_expression", "method_invocation"):
+        return False
+    receiver, callee, _ = call_parts(node)
+    function = enclosing(node, FUNCTION_TYPES)
+    signature = function_signature(ctx.tree, function) if function is not None else None
+    if callee is None or signature is None or (receiver is not None and ctx.tree.text(receiver) != "this"):
+        return False
+    return ctx.tree.text(callee) == signature[0]
 
 
 def off_by_one_edits(ctx: EditContext) -> Iterator[Candidate]:
@@ -317,7 +336,7 @@ def off_by_one_edits(ctx: EditContext) -> Iterator[Candidate]:
         category: EditCategory = "reference" if role == "index" else "logic"
         priority = P_MID if role in ("index", "bound", "start") else P_LOW
         for delta in (-1, 1):
-            new = _plus(text, delta)
+            new = f"{text} {'+' if delta > 0 else '-'} 1" if role == "recursive result" else _plus(text, delta)
             if new != text:
                 yield ctx.edit_node(priority, "off_by_one", category, node, new, f"{role} {text} -> {new}", bug)
 

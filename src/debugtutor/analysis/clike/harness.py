@@ -43,7 +43,15 @@ from debugtutor.analysis.clike.syntax_tree import (
     parse,
 )
 from debugtutor.errors import InputError
-from debugtutor.sandbox import CompareMode, LeetCodeCall, Limits, ProgramRequest, Status, arun
+from debugtutor.sandbox import (
+    CompareMode,
+    LeetCodeCall,
+    Limits,
+    ProgramRequest,
+    Status,
+    arun,
+    precompiled_header_flags,
+)
 
 # The sandbox's own LeetCode harness builders: variants are called exactly as a LeetCodeRequest calls them.
 from debugtutor.sandbox import _leetcode_cpp as sandbox_cpp
@@ -319,7 +327,11 @@ def _light_prelude(sources: Sequence[str]) -> str:
 
 
 def _cpp_job(
-    variants: Sequence[Variant], signature: Signature | None, calls: Sequence[LeetCodeCall], warnings: bool
+    variants: Sequence[Variant],
+    signature: Signature | None,
+    calls: Sequence[LeetCodeCall],
+    warnings: bool,
+    header_flags: Sequence[str] = (),
 ) -> dict[str, Any]:
     includes: list[str] = []
     blocks: dict[str, str] = {}
@@ -339,7 +351,7 @@ def _cpp_job(
     headers = {"full": sandbox_cpp.PRELUDE + tail}
     if any(variant.light_header for variant in variants):
         headers["light"] = _light_prelude([v.source for v in variants if v.light_header]) + tail
-    flags = CPP_COMPILE + (CPP_WARNINGS if warnings else ["-w"])
+    flags = [*CPP_COMPILE, *header_flags, *(CPP_WARNINGS if warnings else ["-w"])]
     return {"headers": headers, "blocks": blocks, "main": "static void dt_child(" + main, "compile": flags}
 
 
@@ -593,17 +605,23 @@ async def arun_variants(
         return BatchResult([])
     signature: Signature | None = None
     harness_error: str | None = None
+    # with the precompiled standard header the full header costs less than the light one: every variant gets it
+    header = await asyncio.to_thread(precompiled_header_flags, CPP_COMPILE[1:]) if language == "cpp" else []
+
+    def build(signature: Signature | None, calls: Sequence[LeetCodeCall]) -> dict[str, Any]:
+        if language == "cpp":
+            return _cpp_job(variants, signature, calls, warnings, header)
+        return _java_job(variants, signature, calls, warnings)
+
     if calls and run:
         try:
             signature = signature_of(signature_source or variants[0].source, language, method)
-            builder = _cpp_job if language == "cpp" else _java_job
-            pieces = builder(variants, signature, calls, warnings)
+            pieces = build(signature, calls)
         except InputError as exc:
             harness_error = exc.message
             signature = None
     if signature is None:
-        builder = _cpp_job if language == "cpp" else _java_job
-        pieces = builder(variants, None, (), warnings)
+        pieces = build(None, ())
     tests = len(calls) if signature is not None else 0
     # C++ variants share a translation unit only when they cannot swallow the code after them
     problems = {ident: imbalance(variant.source) for ident, variant in enumerate(variants)} if language == "cpp" else {}
@@ -611,7 +629,7 @@ async def arun_variants(
     unbalanced = [ident for ident in range(len(variants)) if problems.get(ident) is not None]
     groups: list[dict[str, Any]] = []
     for light in (False, True):
-        members = [ident for ident in shared if variants[ident].light_header == light]
+        members = [ident for ident in shared if (variants[ident].light_header and not header) == light]
         if members:
             groups.append({"ids": members, "header": "light" if light else "full"})
     if unbalanced_variants == "alone":

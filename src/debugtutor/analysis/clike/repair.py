@@ -192,10 +192,13 @@ class CompiledVerifier:
                 continue
             known = all(call.known for call in result.calls)
             timed_out = any(call.status == Status.timeout for call in result.calls)
-            verdicts.append(
-                _Verdict(result.passed, len(self.calls), compiles=True, known=known and not timed_out,
-                         timed_out=timed_out)
-            )  # fmt: skip
+            verdict = _Verdict(result.passed, len(self.calls), compiles=True, known=known and not timed_out,
+                               timed_out=timed_out)  # fmt: skip
+            if known and timed_out and full_time:
+                # a program that ran out of its full time runs out of it again: asked twice (the search asks for the
+                # program it starts from), it is not compiled and run twice
+                self.verdicts[source] = verdict
+            verdicts.append(verdict)
         return verdicts
 
     def _defines_method(self, source: str) -> bool:
