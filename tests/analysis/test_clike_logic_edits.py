@@ -65,3 +65,25 @@ public:
     found = {e.description for e in candidate_edits(java, "java", lines={4}) if e.operator == "off_by_one"}
     assert "line 4: recursive result this.depth(node.left) -> this.depth(node.left) + 1" in found
     assert "line 4: recursive result depth(node.right) -> depth(node.right) + 1" in found
+
+
+def test_a_variable_stands_in_only_for_one_of_its_own_kind_and_only_numbers_move_by_one() -> None:
+    cpp = """class Solution {
+public:
+    int count(string& word, vector<int>& marks, int limit) {
+        string other = word;
+        long total = 0;
+        bool seen = false;
+        total = total + marks.size() + word.size() + limit;
+        return total + weigh(word, marks, limit);
+    }
+};
+"""
+    edits = list(candidate_edits(cpp, "cpp", lines={7, 8}))
+    swaps = {e.description for e in edits if e.operator == "swap_variable"}
+    assert "'word' -> 'other'" in " ".join(swaps) and "'total' -> 'limit'" in " ".join(swaps)
+    # a string never becomes a list, a number never a flag
+    assert not any("'word' -> 'marks'" in s or "'marks' -> 'word'" in s or "'total' -> 'seen'" in s for s in swaps)
+    moved = {e.description for e in edits if e.operator == "off_by_one"}
+    assert "line 8: argument limit -> limit + 1" in moved
+    assert not any("argument word" in d or "argument marks" in d for d in moved)

@@ -3,6 +3,7 @@ and the helpers that turn a replacement at a node into an :class:`~debugtutor.an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -19,6 +20,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     enclosing,
     line_of,
     tokens,
+    typed_declarators,
 )
 from debugtutor.analysis.edits._base import Direction, Edit, EditCategory
 from debugtutor.analysis.static import Diagnostic
@@ -134,6 +136,17 @@ class EditContext:
             if node.type == "identifier" and self._is_declarator(node):
                 names.append(self.tree.text(node))
         return list(dict.fromkeys(names))
+
+    @cached_property
+    def value_kinds(self) -> dict[str, str]:
+        """What each declared name holds: ``number`` (integers, reals, characters), ``flag`` (booleans) or, for
+        strings, containers, objects and pointers, the type itself without spaces (``vector<int>``), for the names
+        whose every declaration agrees; names declared ``auto``/``var`` or as arrays are left out."""
+        kinds: dict[str, set[str]] = {}
+        for declaration in self.tree.named(*_DECLARING_TYPES):
+            for name, type_text in typed_declarators(self.tree, declaration):
+                kinds.setdefault(name, set()).add(_value_kind(type_text))
+        return {name: next(iter(found)) for name, found in kinds.items() if len(found) == 1 and "" not in found}
 
     @cached_property
     def fields(self) -> list[str]:
@@ -297,3 +310,24 @@ def code_end(source: str, line: int, line_tokens: Sequence[Token]) -> int:
     if code:
         return code[-1].end
     return line_bounds(source, line)[1]
+
+
+_DECLARING_TYPES = ("parameter_declaration", "declaration", "formal_parameter", "local_variable_declaration",
+                    "field_declaration")  # fmt: skip
+_NUMBER_WORDS = frozenset({
+    "int", "long", "short", "unsigned", "signed", "double", "float", "char", "size_t", "int64_t", "uint64_t",
+    "int32_t", "uint32_t", "Integer", "Long", "Short", "Double", "Float", "byte", "Byte", "Character", "ll",
+})  # fmt: skip
+
+
+def _value_kind(type_text: str) -> str:
+    """``number``, ``flag`` or the type's own text for a declared type; empty when the declaration does not say."""
+    plain = re.sub(r"\b(?:const|static|final|volatile|mutable)\b|&", " ", type_text).replace("std::", "")
+    words = plain.split()
+    if not words or words[-1] in ("auto", "var") or "[" in plain:
+        return ""
+    if all(word in _NUMBER_WORDS for word in words) and "*" not in plain and "<" not in plain:
+        return "number"
+    if words == ["bool"] or words == ["boolean"] or words == ["Boolean"]:
+        return "flag"
+    return "".join(words)

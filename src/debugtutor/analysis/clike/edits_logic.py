@@ -332,6 +332,8 @@ def off_by_one_edits(ctx: EditContext) -> Iterator[Candidate]:
         text = ctx.tree.text(node)
         if "\n" in text or len(text) > 80 or node.type in ("string_literal", "true", "false", "null_literal"):
             continue
+        if node.type == "identifier" and ctx.value_kinds.get(text, "number") != "number":
+            continue  # (a string, a container or a flag plus one does not compile, or means nothing)
         bug = "faulty indexing" if role == "index" else "condition error" if role == "bound" else "variable error"
         category: EditCategory = "reference" if role == "index" else "logic"
         priority = P_MID if role in ("index", "bound", "start") else P_LOW
@@ -416,7 +418,12 @@ def variable_edits(ctx: EditContext) -> Iterator[Candidate]:
         if not ctx.wanted(line_of(node)) or not ctx.is_variable_use(node):
             continue
         name = ctx.tree.text(node)
-        others = [other for other in _scope_names(ctx, node) if other != name]
+        kind = ctx.value_kinds.get(name)
+        # a variable stands in for one that holds the same kind of value (a number for a number, not a list)
+        others = [
+            other for other in _scope_names(ctx, node)
+            if other != name and (kind is None or ctx.value_kinds.get(other, kind) == kind)
+        ]  # fmt: skip
         if not others:
             continue
         others.sort(key=lambda other: -_similarity(name, other))
