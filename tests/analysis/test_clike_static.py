@@ -7,7 +7,7 @@ import pytest
 from debugtutor.analysis.clike.diagnostics import classify_message, pattern_diagnostics
 from debugtutor.analysis.clike.edits import candidate_edits
 from debugtutor.analysis.clike.harness import CompilerMessage, instrument
-from debugtutor.analysis.clike.repair import merge_edits, normal_form
+from debugtutor.analysis.clike.repair import normal_form
 from debugtutor.analysis.clike.syntax_tree import (
     enclosing_loop,
     imbalance,
@@ -17,6 +17,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     tokens,
 )
 from debugtutor.analysis.localization import localize
+from debugtutor.analysis.repair import merge_edits
 from debugtutor.analysis.static import Diagnostic
 
 CPP = """class Solution {

@@ -87,6 +87,21 @@ def test_double_edit_builds_on_a_partial_fix(scripted_proposer: Any, replacement
     assert len(result.best.edits) == 2
 
 
+def test_two_edits_that_each_pass_more_alone_are_tried_together_before_the_deeper_search(
+    scripted_proposer: Any, replacement: Any
+) -> None:
+    fillers = [replacement(2, "0, 1", f"0, {k} - {k} + 1") for k in range(20)]
+    proposer = scripted_proposer([replacement(3, "range(0,", "range(1,"), *fillers, replacement(4, "a + b", "b + a")])
+    verifier = ScriptedVerifier(["range(1,", "b + a", "range(1, n + 1):\n        a, b = b, b + a"])
+    result = run_search(FIB, verifier, proposer, lines=[3, 2, 4])
+    assert result.best is not None and sorted(edit.line for edit in result.best.edits) == [3, 4]
+    # the original, the 22 single edits, then the two that gained together: no second edit on top of a filler
+    assert len(verifier.runs) == 1 + 22 + 1
+    # one edit per fix: no pairs
+    single = run_search(FIB, ScriptedVerifier(["range(1,", "b + a", "never"]), proposer, lines=[3, 2, 4], max_edits=1)
+    assert single.repairs == [] and single.executions == 1 + 22
+
+
 def test_third_edit_only_builds_on_progress(scripted_proposer: Any, replacement: Any) -> None:
     proposer = scripted_proposer(
         [replacement(2, "0, 1", "1, 1"), replacement(3, "n + 1", "n"), replacement(4, "a + b", "b + a")]

@@ -53,6 +53,7 @@ from debugtutor.sandbox import (
 
 VERIFY_MARKER = "@@debugtutor-verify@@"
 CANDIDATE_LOAD_S = 2.0
+MAX_PAIRED = 8  # single edits that passed more examples, each two of which are tried together
 """Seconds to load a candidate fix before its first test."""
 
 
@@ -236,6 +237,31 @@ def _line_map(original: str, edited: str) -> dict[int, int]:
             else:
                 mapping[b_start + offset + 1] = min(a_start + offset, max(a_end - 1, a_start)) + 1
     return mapping
+
+
+def _span_of(base: str, edited: str) -> tuple[int, int, str]:
+    """The one span of ``base`` that ``edited`` replaces: (start, end, replacement)."""
+    prefix = 0
+    limit = min(len(base), len(edited))
+    while prefix < limit and base[prefix] == edited[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and base[len(base) - 1 - suffix] == edited[len(edited) - 1 - suffix]:
+        suffix += 1
+    return prefix, len(base) - suffix, edited[prefix : len(edited) - suffix]
+
+
+def merge_edits(base: str, edited: Sequence[str]) -> str | None:
+    """Apply several single-span edits of ``base`` together (each given as the edited program); None when two of
+    them overlap or touch."""
+    spans = sorted((_span_of(base, text) for text in edited), key=lambda span: span[0])
+    for (_, end, _), (start, _, _) in itertools.pairwise(spans):
+        if start < end + 1:
+            return None
+    merged = base
+    for start, end, text in reversed(spans):
+        merged = merged[:start] + text + merged[end:]
+    return merged
 
 
 def _interleave(iterators: Sequence[Iterator[Any]], chunk: int = 1) -> Iterator[Any]:
@@ -472,12 +498,16 @@ async def _deeper_edits(
                 progress.append(candidate)
 
         streams = []
+        # (a base with as many edits as this level's candidates, a pair tried together, waits for the next level)
+        waiting = [base for base in bases if len(base.edits) >= _depth]
         for base in bases:
+            if len(base.edits) >= _depth:
+                continue
             lines = await base_lines(base)
             following = search.edits_at(base.source, lines, categories=("logic", "reference", "syntax"))
             streams.append(_on_top_of(base, following))
         await search.run_batches(_interleave(streams, chunk=6), judge)
-        bases = sorted(progress, key=_passed_desc)[: budget.max_bases]
+        bases = sorted(waiting + progress, key=_passed_desc)[: budget.max_bases]
 
 
 async def _search(
@@ -547,7 +577,13 @@ async def _search(
     if not compiles and not search.fixes and not search.done():
         await search.run_batches(search.edits_at(code, order, categories=("reference", "logic")), judge_single)
 
-    bases = (sorted(improvers, key=_passed_desc) + neutral + sorted(others, key=_passed_desc))[: budget.max_bases]
+    combined = await _paired(search, code, improvers, base_verdict.passed) if compiles and budget.max_edits > 1 else []
+    bases = (
+        sorted(combined, key=_passed_desc)
+        + sorted(improvers, key=_passed_desc)
+        + neutral
+        + sorted(others, key=_passed_desc)
+    )[: budget.max_bases]
     await _deeper_edits(search, bases, order=order, compiles=compiles, localize=localize)
     if not search.fixes:
         await search.recheck_slow()
@@ -559,6 +595,35 @@ async def _search(
     result.candidates = search.candidates
     result.budget_exhausted = search.exhausted and not search.fixes
     return result
+
+
+async def _paired(search: _Search, code: str, improvers: list[_Candidate], passed: int) -> list[_Candidate]:
+    """Two faults that each fail examples of their own: the edits that mend each are found alone, and together they
+    are one candidate rather than a place deep in each other's search. Tries each two of the best single edits that
+    passed more than ``passed``; returns the pairs that passed more than either alone (a fix is recorded)."""
+    gaining = [c for c in sorted(improvers, key=_passed_desc) if c.verdict is not None and c.verdict.passed > passed]
+    combined: list[_Candidate] = []
+
+    async def judge_pair(candidate: _Candidate) -> None:
+        verdict = candidate.verdict
+        if verdict is None or await search.record_if_fixed(candidate):
+            return
+        if verdict.compiles and verdict.passed > candidate.base_passed:
+            combined.append(candidate)
+
+    if len(gaining) >= 2 and not search.done():
+        await search.run_batches(_pairs_of(code, gaining[:MAX_PAIRED]), judge_pair)
+    return combined
+
+
+def _pairs_of(code: str, singles: Sequence[_Candidate]) -> Iterator[_Candidate]:
+    """Each two of ``singles`` (single edits of ``code``) applied together, where their spans are apart; a pair's
+    ``base_passed`` is what the better of the two passed alone."""
+    for first, second in itertools.combinations(singles, 2):
+        merged = merge_edits(code, [first.source, second.source])
+        if merged is not None:
+            alone = max(-_passed_desc(first), -_passed_desc(second))
+            yield _Candidate(merged, [*first.edits, *second.edits], base_passed=alone)
 
 
 def _on_top_of(base: _Candidate, following: Iterator[_Candidate]) -> Iterator[_Candidate]:

@@ -16,7 +16,6 @@ is confirmed by a :class:`~debugtutor.sandbox.LeetCodeRequest` before it counts.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import re
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
@@ -46,6 +45,7 @@ from debugtutor.analysis.repair import (
     _search,
     _Verdict,
     changed_original_lines,
+    merge_edits,
     unified_diff,
 )
 from debugtutor.analysis.static import Diagnostic
@@ -224,30 +224,6 @@ class CompiledVerifier:
 
     def blocking_lines(self, source: str) -> list[int]:
         return sorted({d.line for d in self.diagnostics.get(source, []) if blocks_compilation(d)})
-
-
-def _span_of(base: str, edited: str) -> tuple[int, int, str]:
-    """The one span of ``base`` that ``edited`` replaces: (start, end, replacement)."""
-    prefix = 0
-    limit = min(len(base), len(edited))
-    while prefix < limit and base[prefix] == edited[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < limit - prefix and base[len(base) - 1 - suffix] == edited[len(edited) - 1 - suffix]:
-        suffix += 1
-    return prefix, len(base) - suffix, edited[prefix : len(edited) - suffix]
-
-
-def merge_edits(base: str, edited: Sequence[str]) -> str | None:
-    """Apply several single-span edits of ``base`` together; None when two of them overlap."""
-    spans = sorted((_span_of(base, text) for text in edited), key=lambda span: span[0])
-    for (_, end, _), (start, _, _) in itertools.pairwise(spans):
-        if start < end + 1:
-            return None
-    merged = base
-    for start, end, text in reversed(spans):
-        merged = merged[:start] + text + merged[end:]
-    return merged
 
 
 def _applied(edit: Edit, original_line: int | None, made_it_compile: bool) -> AppliedEdit:
