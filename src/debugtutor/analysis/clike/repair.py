@@ -15,6 +15,7 @@ is confirmed by a :class:`~debugtutor.sandbox.LeetCodeRequest` before it counts.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 import time
@@ -24,7 +25,7 @@ from typing import Literal
 
 from debugtutor.analysis.clike.diagnostics import compiler_diagnostics, pattern_diagnostics
 from debugtutor.analysis.clike.edits import blocks_compilation, candidate_edits
-from debugtutor.analysis.clike.harness import Variant, arun_variants, same_compile, signature_of
+from debugtutor.analysis.clike.harness import CPP_COMPILE, Variant, arun_variants, same_compile, signature_of
 from debugtutor.analysis.clike.smells import smell_mends
 from debugtutor.analysis.clike.syntax_tree import (
     FUNCTION_TYPES,
@@ -50,7 +51,15 @@ from debugtutor.analysis.repair import (
 )
 from debugtutor.analysis.static import Diagnostic
 from debugtutor.errors import InputError
-from debugtutor.sandbox import CompareMode, LeetCodeCall, LeetCodeRequest, Limits, Status, arun
+from debugtutor.sandbox import (
+    CompareMode,
+    LeetCodeCall,
+    LeetCodeRequest,
+    Limits,
+    Status,
+    arun,
+    precompiled_header_flags,
+)
 
 FIRST_PASS_TEST_S = 0.1
 MAX_FIX_ROUNDS = 4
@@ -156,6 +165,8 @@ class CompiledVerifier:
 
     async def _verify(self, sources: list[str], seconds: float, full_time: bool) -> list[_Verdict]:
         per_test = self.per_test_s if full_time else min(self.per_test_s, FIRST_PASS_TEST_S)
+        if self.light_header is None and len(await asyncio.to_thread(precompiled_header_flags, CPP_COMPILE[1:])):
+            self.light_header = False  # (the precompiled full header compiles faster than the light one)
         deciding = self.light_header is None
         variants = [Variant(source, light_header=bool(self.light_header)) for source in sources]
         if deciding:
