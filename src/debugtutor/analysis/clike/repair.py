@@ -184,7 +184,7 @@ class CompiledVerifier:
             compare=self.compare,
             # the first batch holds the program as given: the compiler's own messages name every broken site (an
             # imbalance check names only the first), the later ones need only know that a candidate fails
-            unbalanced_variants="alone" if deciding else "fail",
+            unbalanced_variants="alone" if self.jobs == 0 else "fail",
         )
         self.jobs += 1
         if deciding and len(batch.variants) == len(sources) + 1:

@@ -303,7 +303,9 @@ public final class Runner {
         System.setOut(new PrintStream(OutputStream.nullOutputStream()));
         System.setErr(new PrintStream(OutputStream.nullOutputStream()));
         ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        Thread worker = new Thread(null, () -> work(tests, firstTest, ids), "dt-worker", 512L << 20);
+        // the judge's stack (java -Xss16m): a recursion that never ends overflows it in milliseconds and is an
+        // error the runner catches, where a far larger stack took long enough to be a timeout, and a JVM restart
+        Thread worker = new Thread(null, () -> work(tests, firstTest, ids), "dt-worker", 16L << 20);
         worker.setDaemon(true);
         worker.start();
         long workerId = worker.getId();
