@@ -53,8 +53,8 @@ from debugtutor.sandbox import (
 
 VERIFY_MARKER = "@@debugtutor-verify@@"
 CANDIDATE_LOAD_S = 2.0
-MAX_PAIRED = 8  # single edits that passed more examples, each two of which are tried together
 """Seconds to load a candidate fix before its first test."""
+MAX_PAIRED = 8  # single edits that passed more examples, each two of which are tried together
 
 
 class EditLike(Protocol):

@@ -13,6 +13,7 @@ from tree_sitter import Node
 from debugtutor.analysis.clike.syntax_tree import (
     CLASS_TYPES,
     FUNCTION_TYPES,
+    TYPED_DECLARATIONS,
     CompiledLanguage,
     SyntaxTree,
     Token,
@@ -143,7 +144,7 @@ class EditContext:
         strings, containers, objects and pointers, the type itself without spaces (``vector<int>``), for the names
         whose every declaration agrees; names declared ``auto``/``var`` or as arrays are left out."""
         kinds: dict[str, set[str]] = {}
-        for declaration in self.tree.named(*_DECLARING_TYPES):
+        for declaration in self.tree.named(*TYPED_DECLARATIONS):
             for name, type_text in typed_declarators(self.tree, declaration):
                 kinds.setdefault(name, set()).add(_value_kind(type_text))
         return {name: next(iter(found)) for name, found in kinds.items() if len(found) == 1 and "" not in found}
@@ -312,8 +313,6 @@ def code_end(source: str, line: int, line_tokens: Sequence[Token]) -> int:
     return line_bounds(source, line)[1]
 
 
-_DECLARING_TYPES = ("parameter_declaration", "declaration", "formal_parameter", "local_variable_declaration",
-                    "field_declaration")  # fmt: skip
 _NUMBER_WORDS = frozenset({
     "int", "long", "short", "unsigned", "signed", "double", "float", "char", "size_t", "int64_t", "uint64_t",
     "int32_t", "uint32_t", "Integer", "Long", "Short", "Double", "Float", "byte", "Byte", "Character", "ll",

@@ -18,6 +18,7 @@ import re
 from tree_sitter import Node
 
 from debugtutor.analysis.clike.syntax_tree import (
+    TYPED_DECLARATIONS,
     CompiledLanguage,
     SyntaxTree,
     line_of,
@@ -151,8 +152,6 @@ def _allocated_sizes(source: str) -> dict[str, str]:
 
 
 _STRING_TYPES = frozenset({"string", "std::string", "String"})
-_DECLARING = ("parameter_declaration", "declaration", "formal_parameter", "local_variable_declaration",
-              "field_declaration")  # fmt: skip
 _DIGIT_TYPES = frozenset({"number_literal", "decimal_integer_literal"})
 
 
@@ -160,7 +159,7 @@ def _character_names(tree: SyntaxTree) -> tuple[set[str], set[str]]:
     """(names declared as strings, names declared as single characters)."""
     strings: set[str] = set()
     characters: set[str] = set()
-    for declaration in tree.named(*_DECLARING):
+    for declaration in tree.named(*TYPED_DECLARATIONS):
         for name, type_text in typed_declarators(tree, declaration):
             plain = re.sub(r"\bconst\b|\s|&", "", type_text)
             if plain in _STRING_TYPES:

@@ -537,6 +537,11 @@ def receding_self_calls(tree: SyntaxTree) -> Iterator[tuple[Node, Node]]:
                     yield call, argument
 
 
+# The nodes that declare names with a type (parameters, locals, fields): what :func:`typed_declarators` reads.
+TYPED_DECLARATIONS = ("parameter_declaration", "declaration", "formal_parameter", "local_variable_declaration",
+                      "field_declaration")  # fmt: skip
+
+
 def typed_declarators(tree: SyntaxTree, declaration: Node) -> Iterator[tuple[str, str]]:
     """(name, type) of each variable a C++/Java declaration, field or parameter declares: the declared type with its
     layout normalised and one ``*`` per pointer level (``int *a, b`` -> ``("a", "int*"), ("b", "int")``)."""
