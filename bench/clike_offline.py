@@ -3,10 +3,11 @@ published table, repair throughput (batched vs one compile per candidate) and ti
 
 Builds the four DebugEval tasks from ``../shared/data/debugbench`` with problems split by slug (``--train-fraction``,
 seed ``--seed``), keeps only the ``test`` split (problems the engine's rules were not tuned on; ``--split train``
-measures the development half instead, for working on the rules without looking at the test half), draws a seeded sample
-of ``--per-task`` instances per task and language, and answers each through the same views and scorer as
-``debugtutor debugeval eval --solver offline``. Code Repair instances are built for a seeded sample of test-split
-problems only (deriving C++/Java tests compiles every oracle). Trivial baselines on the same items:
+measures the development half instead, for working on the rules without looking at the test half; ``--sample-seed``
+with ``--exclude-sample`` draws a fresh sample of it, sharing no item with the sample the rules were written on),
+draws a seeded sample of ``--per-task`` instances per task and language, and answers each through the same views
+and scorer as ``debugtutor debugeval eval --solver offline``. Code Repair instances are built for a seeded sample
+of the split's problems only (deriving C++/Java tests compiles every oracle). Trivial baselines on the same items:
 
 * Bug Localization, Bug Identification: always the most frequent gold letter of the sample.
 * Code Review: the solver's own tie-break alone (a stable coin flip on the two texts, both orders).
@@ -35,7 +36,7 @@ from debugtutor.analysis.clike.edits import candidate_edits
 from debugtutor.analysis.clike.harness import Variant, arun_variants
 from debugtutor.analysis.examples import example_calls, example_method
 from debugtutor.debugeval.build import BuildSettings, build_from_debugbench, split_of
-from debugtutor.debugeval.debugbench import load_debugbench
+from debugtutor.debugeval.debugbench import DebugBenchItem, load_debugbench
 from debugtutor.debugeval.offline import OfflineSolver, tie_break
 from debugtutor.debugeval.records import DebugEvalRecord, TaskName
 from debugtutor.debugeval.tasks import build_items, score_item
@@ -194,43 +195,19 @@ def pooled(outputs: list[Path], task124: list[DebugEvalRecord]) -> int:
     return 0
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
-    parser.add_argument("--languages", default="cpp,java")
-    parser.add_argument("--tasks", default=",".join(TASK_ORDER))
-    parser.add_argument("--per-task", type=int, default=24)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--train-fraction", type=float, default=0.5)
-    parser.add_argument(
-        "--split", choices=("test", "train"), default="test", help="test: held-out half; train: development half"
-    )
-    parser.add_argument("--concurrency", type=int, default=2)
-    parser.add_argument("--repair-seconds", type=float, default=45.0, help="the compiled repair search's budget")
-    parser.add_argument("--tests-cache", type=Path, default=None, help="derived Code Repair tests, kept between runs")
-    parser.add_argument("--throughput-programs", type=int, default=2)
-    parser.add_argument("--candidates", type=int, default=16)
-    parser.add_argument(
-        "--summarize", type=Path, nargs="+", default=None, help="earlier runs' JSON outputs: pool their items, run none"
-    )
-    parser.add_argument(
-        "--exclude", type=Path, default=None, help="an earlier run's JSON output: leave out the items it measured"
-    )
-    args = parser.parse_args()
+def select(
+    args: argparse.Namespace,
+    pool: list[DebugBenchItem],
+    task124: list[DebugEvalRecord],
+    sample_seed: int,
+    measured: set[str],
+) -> tuple[dict[tuple[TaskName, str], list[EvalItem]], list[DebugEvalRecord]]:
+    """The items of each task and language (drawn with ``sample_seed``, leaving out ``measured``), and the Code
+    Repair records behind them."""
     languages = [name for name in args.languages.split(",") if name]
     tasks: list[TaskName] = [name for name in args.tasks.split(",") if name]
-    measured: set[str] = set()
-    if args.exclude is not None:
-        measured = {row["id"] for row in json.loads(args.exclude.read_text(encoding="utf-8"))["items"]}
-
-    started = time.perf_counter()
-    pool = list(load_debugbench(args.data / "debugbench"))
-    settings = BuildSettings(seed=args.seed, train_fraction=args.train_fraction)
-    task124, _, _ = build_from_debugbench(pool, settings)
-    if args.summarize:
-        return pooled(args.summarize, task124)
     items_by: dict[tuple[TaskName, str], list[EvalItem]] = {}
-    rng = random.Random(args.seed)
+    rng = random.Random(sample_seed)
     for language in languages:
         for task in tasks:
             if task == "code-repair":
@@ -264,6 +241,60 @@ def main() -> int:
             repair_records += built[: args.per_task]
             items = build_items(built[: args.per_task], tasks=["code-repair"], languages=[language], split=args.split)
             items_by[("code-repair", language)] = items
+    return items_by, repair_records
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
+    parser.add_argument("--languages", default="cpp,java")
+    parser.add_argument("--tasks", default=",".join(TASK_ORDER))
+    parser.add_argument("--per-task", type=int, default=24)
+    parser.add_argument("--seed", type=int, default=0, help="the train/test split by problem, and the sample")
+    parser.add_argument(
+        "--sample-seed",
+        type=int,
+        default=None,
+        help="draw the sample with this seed instead (same split): a fresh sample of the development half, items the "
+        "rules were not written on",
+    )
+    parser.add_argument("--train-fraction", type=float, default=0.5)
+    parser.add_argument(
+        "--split", choices=("test", "train"), default="test", help="test: held-out half; train: development half"
+    )
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--repair-seconds", type=float, default=45.0, help="the compiled repair search's budget")
+    parser.add_argument("--tests-cache", type=Path, default=None, help="derived Code Repair tests, kept between runs")
+    parser.add_argument("--throughput-programs", type=int, default=2)
+    parser.add_argument("--candidates", type=int, default=16)
+    parser.add_argument(
+        "--summarize", type=Path, nargs="+", default=None, help="earlier runs' JSON outputs: pool their items, run none"
+    )
+    parser.add_argument(
+        "--exclude-sample",
+        type=int,
+        default=None,
+        help="leave out the items the sample of this seed holds (with --sample-seed: a sample that shares no item)",
+    )
+    parser.add_argument(
+        "--exclude", type=Path, default=None, help="an earlier run's JSON output: leave out the items it measured"
+    )
+    args = parser.parse_args()
+    measured: set[str] = set()
+    if args.exclude is not None:
+        measured = {row["id"] for row in json.loads(args.exclude.read_text(encoding="utf-8"))["items"]}
+
+    started = time.perf_counter()
+    pool = list(load_debugbench(args.data / "debugbench"))
+    settings = BuildSettings(seed=args.seed, train_fraction=args.train_fraction)
+    task124, _, _ = build_from_debugbench(pool, settings)
+    if args.summarize:
+        return pooled(args.summarize, task124)
+    if args.exclude_sample is not None:
+        earlier, _ = select(args, pool, task124, args.exclude_sample, measured)
+        measured |= {item.id for found in earlier.values() for item in found}
+    sample_seed = args.seed if args.sample_seed is None else args.sample_seed
+    items_by, repair_records = select(args, pool, task124, sample_seed, measured)
     build_s = time.perf_counter() - started
     log(f"built in {build_s:.0f}s: " + ", ".join(f"{t} {lang_}: {len(v)}" for (t, lang_), v in items_by.items()))
 
