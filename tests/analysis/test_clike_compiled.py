@@ -160,3 +160,24 @@ public:
         assert result.calls[0].error_type == "IntegerOverflow" and result.calls[0].error_line == 6
         assert result.calls[1].status == Status.passed
     assert probed.calls[0].covered == [4, 5, 6]
+
+
+@pytest.mark.slow
+def test_a_java_call_that_runs_out_of_time_is_stopped_without_a_new_jvm() -> None:
+    endless = JAVA.replace("i++", "i += 0")  # (loops for ever whenever nums is not empty)
+    stubborn = JAVA.replace(
+        "for (int i = 0; i < nums.length; i++) {",
+        "while (nums.length > 0) { try { while (true) total += 0; } catch (Throwable ignored) { }\n        }\n"
+        "        for (int i = 0; i < nums.length; i++) {",
+    )
+    batch = run_variants("java", [Variant(endless), Variant(JAVA)], CALLS, method="sumAbove", per_test_s=0.3)
+    looping, correct = batch.variants
+    assert [call.status for call in looping.calls] == [Status.timeout, Status.timeout, Status.passed]
+    assert correct.passed == 3
+    assert batch.program_starts == 1  # the endless calls were stopped in the JVM that ran everything else
+    # a call that swallows the thread's stop and goes on running is left to a new JVM, which runs what is left
+    batch = run_variants("java", [Variant(stubborn), Variant(JAVA)], CALLS, method="sumAbove", per_test_s=0.3)
+    swallowing, correct = batch.variants
+    assert [call.status for call in swallowing.calls] == [Status.timeout, Status.timeout, Status.passed]
+    assert correct.passed == 3
+    assert batch.program_starts == 3

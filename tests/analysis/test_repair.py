@@ -12,6 +12,8 @@ from debugtutor.analysis.engine import REPAIR_TEST_TIMEOUT_BOUNDS_S, repair_test
 from debugtutor.analysis.execution import ExecutionFacts, TestRun
 from debugtutor.analysis.repair import (
     RepairBudget,
+    _Candidate,
+    _moved_on,
     _search,
     _Verdict,
     changed_original_lines,
@@ -112,6 +114,50 @@ def test_third_edit_only_builds_on_progress(scripted_proposer: Any, replacement:
     assert sorted(edit.line for edit in result.best.edits) == [2, 3, 4]
     none_past_two = run_search(FIB, ScriptedVerifier(["1, 1", "range(0, n)", "b + a"]), proposer, max_edits=2)
     assert none_past_two.repairs == []
+
+
+class CrashingVerifier:
+    """Every test crashes at line 3 of FIB; with ``range(1,`` at line 4 instead (the first fault mended, the second
+    in the way), at line 2 with the ``- 7 +`` filler; with ``b + a`` as well every test passes."""
+
+    async def __call__(self, sources: list[str], seconds: float, full_time: bool = True) -> list[_Verdict]:
+        verdicts = []
+        for source in sources:
+            stops: tuple[int | None, ...] = (3, 3, 3)
+            if "range(1," in source:
+                stops = (None, None, None) if "b + a" in source else (4, 4, 4)
+            elif "- 7 +" in source:
+                stops = (2, 2, 2)
+            passed = 3 if stops == (None, None, None) else 0
+            verdicts.append(_Verdict(passed=passed, total=3, compiles=True, stops=stops))
+        return verdicts
+
+
+def test_a_crash_that_moves_to_a_later_line_is_progress(scripted_proposer: Any, replacement: Any) -> None:
+    fillers = [replacement(2, "0, 1", f"0, {k} - {k} + 1") for k in range(6)]
+    early = replacement(2, "0, 1", "0, 1 - 7 + 7")
+    mends = [replacement(3, "range(0,", "range(1,"), replacement(4, "a + b", "b + a")]
+    proposer = scripted_proposer([early, *fillers, *mends])
+    # one base only: it must be the edit that got every test further, not the first neutral edit or the one that
+    # made the tests crash earlier
+    result = run_search(FIB, CrashingVerifier(), proposer, lines=[2, 3, 4], max_bases=1)
+    assert result.best is not None and sorted(edit.line for edit in result.best.edits) == [3, 4]
+
+
+def test_moved_on_needs_every_test_no_worse(scripted_proposer: Any, replacement: Any) -> None:
+    base = _Candidate(FIB, [], verdict=_Verdict(1, 3, compiles=True, stops=(3, None, 3)))
+
+    def moved(stops: tuple[int | None, ...], passed: int = 1, source: str = FIB) -> bool:
+        return _moved_on(_Candidate(source, [], verdict=_Verdict(passed, 3, compiles=True, stops=stops)), base)
+
+    assert moved((4, None, 3)) and moved((None, None, 3), passed=2) and moved((None, None, None))
+    assert not moved((3, None, 3))  # nowhere further
+    assert not moved((4, 4, 3))  # a test that returned crashes now
+    assert not moved((4, None, 2))  # one test further, another earlier
+    assert not moved((0, None, 3))  # where it stopped is unknown
+    assert not moved((None, None, None), passed=0)  # a passing test lost
+    assert not moved((4, None, 3), source=FIB + "\n")  # lines of another shape cannot be compared
+    assert moved((None, None, 3), source=FIB + "\n")
 
 
 def test_non_compiling_and_duplicate_candidates_are_not_run(scripted_proposer: Any, replacement: Any) -> None:

@@ -5,10 +5,10 @@ bug-injecting operators), tried at the most suspicious lines first, and every ca
 tests in :mod:`debugtutor.sandbox` (assert tests, or LeetCode calls with expected outputs). The search is
 
 1. single edits, ordered by line suspiciousness and by the operators' own plausibility order;
-2. double edits: a second edit on top of the single edits that looked like progress (more tests passing, or a
-   program that now compiles where the original did not; then those that kept as many tests passing), each
-   re-localized when its lines moved or the original never ran;
-3. with the budget left, a third edit on top of the double edits that passed more tests than their base.
+2. double edits: a second edit on top of the single edits that looked like progress (more tests passing, a
+   program that now compiles where the original did not, or, in C++ and Java, tests that crashed getting further;
+   then those that kept as many tests passing), each re-localized when its lines moved or the original never ran;
+3. with the budget left, a third edit on top of the double edits that made such progress over their base.
 
 Candidates that do not compile, or that compile to the same program as one already tried, are dropped before
 running; verdicts are cached by the hash of the normalized program. For assert tests, candidates are checked in
@@ -170,6 +170,9 @@ class _Verdict:
     """False when the batch ran out of time before this candidate: not a verdict to cache."""
     timed_out: bool = False
     """A test ran out of the short first-pass budget: the candidate may deserve the full one."""
+    stops: tuple[int | None, ...] = ()
+    """Per test, in order, where a test that did not return stopped: the program's line (0 when the runner could not
+    tell), None for a test that returned an answer, right or wrong. Empty when the verifier does not say."""
 
     @property
     def all_passed(self) -> bool:
@@ -183,6 +186,8 @@ class _Candidate:
     verdict: _Verdict | None = None
     base_passed: int = 0
     """Tests the program this candidate was edited from passed."""
+    base: _Candidate | None = None
+    """The program this candidate was edited from, when it was one the search verified (for :func:`_moved_on`)."""
 
 
 @dataclass
@@ -487,14 +492,17 @@ async def _deeper_edits(
     for _depth in range(2, budget.max_edits + 1):
         if search.fixes or search.done() or not bases:
             return
-        # an edit on top of a base that passes more tests than the base did is progress worth building on
+        # an edit on top of a base that passes more tests than the base did, or gets further in a test that
+        # crashed (see _moved_on), is progress worth building on
         progress: list[_Candidate] = []
 
         async def judge(candidate: _Candidate, progress: list[_Candidate] = progress) -> None:
             if await search.record_if_fixed(candidate):
                 return
             verdict = candidate.verdict
-            if verdict is not None and verdict.compiles and verdict.total and verdict.passed > candidate.base_passed:
+            if verdict is None or not verdict.compiles or not verdict.total:
+                return
+            if verdict.passed > candidate.base_passed or _moved_on(candidate, candidate.base):
                 progress.append(candidate)
 
         streams = []
@@ -554,7 +562,7 @@ async def _search(
         ends_now = base_verdict.timed_out and not verdict.timed_out
         if ends_now:
             ended_timeout.append(candidate)
-        if verdict.passed > base_verdict.passed or not compiles or ends_now:
+        if verdict.passed > base_verdict.passed or not compiles or ends_now or _moved_on(candidate, original):
             improvers.append(candidate)
         elif verdict.passed == base_verdict.passed and verdict.total:
             neutral.append(candidate)
@@ -629,7 +637,29 @@ def _pairs_of(code: str, singles: Sequence[_Candidate]) -> Iterator[_Candidate]:
 def _on_top_of(base: _Candidate, following: Iterator[_Candidate]) -> Iterator[_Candidate]:
     base_passed = base.verdict.passed if base.verdict is not None else 0
     for candidate in following:
-        yield _Candidate(candidate.source, base.edits + candidate.edits, base_passed=base_passed)
+        yield _Candidate(candidate.source, base.edits + candidate.edits, base_passed=base_passed, base=base)
+
+
+def _moved_on(candidate: _Candidate, base: _Candidate | None) -> bool:
+    """Progress that passes no more tests: a test that crashed in ``base`` returns an answer now, or stops at a later
+    line of the same-shaped program, while every test that returned still does and no passing test is lost. Two
+    faults on the way of one test hide each other so (an overflow at one line, a read past the end at the next):
+    mending the first is a base for the second."""
+    if base is None or candidate.verdict is None or base.verdict is None:
+        return False
+    verdict, before = candidate.verdict, base.verdict
+    if not before.stops or len(verdict.stops) != len(before.stops) or verdict.passed < before.passed:
+        return False
+    same_lines = candidate.source.count("\n") == base.source.count("\n")
+    moved = False
+    for now, then in zip(verdict.stops, before.stops, strict=True):
+        if now == then:
+            continue
+        if then is not None and (now is None or (same_lines and now > then > 0)):
+            moved = True
+        else:
+            return False  # a test that returned stops now, or one stops earlier or where the runner cannot tell
+    return moved
 
 
 def _passed_desc(candidate: _Candidate) -> int:

@@ -6,7 +6,8 @@ own namespace whose lines the compiler reports under the variant's own file name
 names the variants at fault; they are dropped and the rest compiled again. Java: each variant is a package of its
 own; one ``javac`` run compiles them all, variants with errors are dropped and the rest compiled again. The compiled
 batch then runs every variant's calls (C++: one forked child per variant, restarted after a crash; Java: one JVM
-that is restarted after a call that overran its time) and reports the calls' results in ``dt_results.txt``.
+whose worker thread is stopped when a call overruns its time, and restarted only when the thread would not stop) and
+reports the calls' results in ``dt_results.txt``.
 """
 
 from __future__ import annotations
@@ -208,6 +209,7 @@ def stderr_head(ident: int, start: int) -> str:
 
 def run_cpp(job: dict[str, Any], binary: str, deadline: float) -> None:
     remaining = max(1.0, deadline - time.monotonic())
+    job["program_starts"] += 1
     argv = ["./" + binary, str(job["tests"]), str(int(job["per_test_s"] * 1e6)), str(job["wall_per_test_s"])]
     try:
         subprocess.run(
@@ -224,6 +226,7 @@ def run_java(job: dict[str, Any], alive: list[int], deadline: float) -> None:
     restarts = 0
     while queue and time.monotonic() < deadline and restarts <= job["max_restarts"]:
         remaining = max(1.0, deadline - time.monotonic())
+        job["program_starts"] += 1
         argv = job["java"] + [
             "-cp", "classes", "debugtutor_rt.Runner", str(job["tests"]), str(int(job["per_test_s"] * 1e6)),
             str(job["wall_per_test_s"]), str(start_test), ",".join(str(ident) for ident in queue),
@@ -264,7 +267,7 @@ def main() -> None:
         job = json.load(handle)
     started = time.monotonic()
     deadline = started + job["deadline_s"]
-    job.update(compile_seconds=0.0, compiles=0, loose=[], run_timed_out=False)
+    job.update(compile_seconds=0.0, compiles=0, loose=[], run_timed_out=False, program_starts=0)
     messages: dict[int, list[dict[str, Any]]] = {}
     compiled: list[int] = []
     ran_seconds = 0.0
@@ -316,6 +319,7 @@ def main() -> None:
         "compiles": job["compiles"],
         "run_seconds": round(ran_seconds, 3),
         "run_timed_out": job["run_timed_out"],
+        "program_starts": job["program_starts"],
     }
     sys.stdout.write(MARKER + json.dumps(report) + "\n")
 

@@ -155,6 +155,9 @@ class BatchResult:
     wall_s: float = 0.0
     problem: str | None = None
     """Why the job gave no results at all (the sandbox failed, or an error no variant owns)."""
+    program_starts: int = 0
+    """Compiled programs started to run the calls (C++: one per translation unit; Java: JVMs, the first and every
+    restart after a call that could not be stopped)."""
 
 
 @dataclass(frozen=True)
@@ -693,6 +696,7 @@ async def arun_variants(
         run_seconds=float(report.get("run_seconds", 0.0)),
         wall_s=outcome.wall_s,
         problem="; ".join(loose)[:800] if loose and not compiled else None,
+        program_starts=int(report.get("program_starts", 0)),
     )
 
 

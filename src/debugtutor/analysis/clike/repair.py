@@ -203,8 +203,11 @@ class CompiledVerifier:
                 continue
             known = all(call.known for call in result.calls)
             timed_out = any(call.status == Status.timeout for call in result.calls)
+            stops = tuple(
+                None if call.status in (Status.passed, Status.failed) else call.error_line or 0 for call in result.calls
+            )
             verdict = _Verdict(result.passed, len(self.calls), compiles=True, known=known and not timed_out,
-                               timed_out=timed_out)  # fmt: skip
+                               timed_out=timed_out, stops=stops)  # fmt: skip
             if known and timed_out and full_time:
                 # a program that ran out of its full time runs out of it again: asked twice (the search asks for the
                 # program it starts from), it is not compiled and run twice

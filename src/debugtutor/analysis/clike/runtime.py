@@ -289,10 +289,28 @@ public final class Runner {
 
     static volatile int currentId = -1;
     static volatile int currentTest = -1;
+    static volatile int currentPosition = 0;
     static volatile long testStartedCpu = 0;
     static volatile long testStartedWall = 0;
     static volatile boolean busy = false;
+    static volatile Thread active = null;
 
+    /** A record of the worker's; a worker that was stopped (and may have caught its ThreadDeath) writes none. */
+    static synchronized void emit(String line) {
+        if (Thread.currentThread() == active) write(line);
+    }
+
+    static Thread startWorker(int tests, int position, int test, String[] ids) {
+        // the judge's stack (java -Xss16m): a recursion that never ends overflows it in milliseconds and is an
+        // error the runner catches, where a far larger stack took long enough to be a timeout, and a JVM restart
+        Thread thread = new Thread(null, () -> work(tests, position, test, ids), "dt-worker", 16L << 20);
+        thread.setDaemon(true);
+        active = thread;
+        thread.start();
+        return thread;
+    }
+
+    @SuppressWarnings({"deprecation", "removal"})
     public static void main(String[] args) throws Exception {
         int tests = Integer.parseInt(args[0]);
         long perTestNanos = Long.parseLong(args[1]) * 1000L;
@@ -303,45 +321,54 @@ public final class Runner {
         System.setOut(new PrintStream(OutputStream.nullOutputStream()));
         System.setErr(new PrintStream(OutputStream.nullOutputStream()));
         ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        // the judge's stack (java -Xss16m): a recursion that never ends overflows it in milliseconds and is an
-        // error the runner catches, where a far larger stack took long enough to be a timeout, and a JVM restart
-        Thread worker = new Thread(null, () -> work(tests, firstTest, ids), "dt-worker", 16L << 20);
-        worker.setDaemon(true);
-        worker.start();
-        long workerId = worker.getId();
+        Thread worker = startWorker(tests, 0, firstTest, ids);
         while (worker.isAlive()) {
             Thread.sleep(5);
             if (!busy) continue;
-            long cpu = bean.getThreadCpuTime(workerId);
+            long cpu = bean.getThreadCpuTime(worker.getId());
             long now = System.nanoTime();
-            if ((cpu >= 0 && cpu - testStartedCpu > perTestNanos) || now - testStartedWall > wallNanos) {
-                if (!busy) continue;
+            if ((cpu < 0 || cpu - testStartedCpu <= perTestNanos) && now - testStartedWall <= wallNanos) continue;
+            int position = currentPosition, test = currentTest;
+            synchronized (Runner.class) {
+                // (the worker writes under this lock: it is not stopped half-way through a record)
+                if (!busy || test != currentTest || position != currentPosition) continue;
                 StringBuilder covered = new StringBuilder();
                 for (int line = 1; line < Cov.MAX_LINE; line++)
                     if (Cov.seen[line]) covered.append(covered.length() == 0 ? "" : ",").append(line);
-                if (covered.length() > 0) write("C " + currentId + " " + currentTest + " " + covered + "\\n");
-                write("X " + currentId + " " + currentTest + " timeout " + Cov.last + "\\n");
-                Runtime.getRuntime().halt(3);
+                if (covered.length() > 0) write("C " + currentId + " " + test + " " + covered + "\\n");
+                write("X " + currentId + " " + test + " timeout " + Cov.last + "\\n");
+                busy = false;
+                active = null;
+                // a call that ran out of time is stopped where it is, and the next test runs in this JVM; a JVM
+                // restart (the driver's) costs far more, and is the way out when the call does not stop
+                worker.stop();
             }
+            worker.join(500);
+            if (worker.isAlive()) Runtime.getRuntime().halt(3);
+            if (test + 1 < tests) worker = startWorker(tests, position, test + 1, ids);
+            else if (position + 1 < ids.length) worker = startWorker(tests, position + 1, 0, ids);
         }
         out.close();
     }
 
-    static void work(int tests, int firstTest, String[] ids) {
+    static void work(int tests, int firstPosition, int firstTest, String[] ids) {
         ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        for (int position = 0; position < ids.length; position++) {
+        for (int position = firstPosition; position < ids.length; position++) {
             int id = Integer.parseInt(ids[position]);
             String pkg = "dt_c" + id;
+            int start = position == firstPosition ? firstTest : 0;
             Method call;
             try {
                 call = Class.forName(pkg + ".DtCalls").getMethod("call", int.class);
             } catch (Throwable error) {
-                write("K " + id + " " + (position == 0 ? firstTest : 0) + " -1 load\\n");
+                emit("K " + id + " " + start + " -1 load\\n");
                 continue;
             }
-            for (int test = position == 0 ? firstTest : 0; test < tests; test++) {
+            for (int test = start; test < tests; test++) {
+                if (Thread.currentThread() != active) return;
                 currentId = id;
                 currentTest = test;
+                currentPosition = position;
                 Cov.reset();
                 String head = id + " " + test + " ";
                 testStartedCpu = bean.getCurrentThreadCpuTime();
@@ -351,20 +378,20 @@ public final class Runner {
                     Object value = call.invoke(null, test);
                     busy = false;
                     long used = (bean.getCurrentThreadCpuTime() - testStartedCpu) / 1000L;
-                    write("T " + head + used + " " + Json.json(value) + "\\n");
+                    emit("T " + head + used + " " + Json.json(value) + "\\n");
                 } catch (InvocationTargetException wrapped) {
                     busy = false;
                     Throwable error = wrapped.getCause() == null ? wrapped : wrapped.getCause();
-                    write("E " + head + error.getClass().getSimpleName() + " " + lineIn(error, pkg) + " "
+                    emit("E " + head + error.getClass().getSimpleName() + " " + lineIn(error, pkg) + " "
                         + oneLine(error.getMessage()) + "\\n");
                 } catch (Throwable error) {
                     busy = false;
-                    write("E " + head + error.getClass().getSimpleName() + " 0 " + oneLine(error.getMessage()) + "\\n");
+                    emit("E " + head + error.getClass().getSimpleName() + " 0 " + oneLine(error.getMessage()) + "\\n");
                 }
                 StringBuilder covered = new StringBuilder();
                 for (int line = 1; line < Cov.MAX_LINE; line++)
                     if (Cov.seen[line]) covered.append(covered.length() == 0 ? "" : ",").append(line);
-                if (covered.length() > 0) write("C " + head + covered + "\\n");
+                if (covered.length() > 0) emit("C " + head + covered + "\\n");
             }
         }
     }
