@@ -250,6 +250,14 @@ public final class Cov {
         java.util.Arrays.fill(seen, false);
         last = 0;
     }
+
+    /** The lines seen since the last reset, comma-separated. */
+    static String lines() {
+        StringBuilder found = new StringBuilder();
+        for (int line = 1; line < MAX_LINE; line++)
+            if (seen[line]) found.append(found.length() == 0 ? "" : ",").append(line);
+        return found.toString();
+    }
 }
 """
 
@@ -332,10 +340,8 @@ public final class Runner {
             synchronized (Runner.class) {
                 // (the worker writes under this lock: it is not stopped half-way through a record)
                 if (!busy || test != currentTest || position != currentPosition) continue;
-                StringBuilder covered = new StringBuilder();
-                for (int line = 1; line < Cov.MAX_LINE; line++)
-                    if (Cov.seen[line]) covered.append(covered.length() == 0 ? "" : ",").append(line);
-                if (covered.length() > 0) write("C " + currentId + " " + test + " " + covered + "\\n");
+                String covered = Cov.lines();
+                if (!covered.isEmpty()) write("C " + currentId + " " + test + " " + covered + "\\n");
                 write("X " + currentId + " " + test + " timeout " + Cov.last + "\\n");
                 busy = false;
                 active = null;
@@ -388,10 +394,8 @@ public final class Runner {
                     busy = false;
                     emit("E " + head + error.getClass().getSimpleName() + " 0 " + oneLine(error.getMessage()) + "\\n");
                 }
-                StringBuilder covered = new StringBuilder();
-                for (int line = 1; line < Cov.MAX_LINE; line++)
-                    if (Cov.seen[line]) covered.append(covered.length() == 0 ? "" : ",").append(line);
-                if (covered.length() > 0) emit("C " + head + covered + "\\n");
+                String covered = Cov.lines();
+                if (!covered.isEmpty()) emit("C " + head + covered + "\\n");
             }
         }
     }
