@@ -146,6 +146,26 @@ def test_the_compile_fix_rounds_apply_fixes_that_need_two_edits_at_once() -> Non
         assert '"INT_M' not in search.best.source
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_comment_that_hid_a_broken_string_is_opened_and_then_the_string_closed(language: str) -> None:
+    """A comment that never closes hides a stray quote further down from the compiler: the first round gives the
+    hidden code back (its new error is further down), the second mends the quote."""
+    calls = [
+        LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=1),
+        LeetCodeCall(args={"values": [3, 3], "limit": 4}, expected=-2),
+    ]
+    code = COUNTER if language == "cpp" else COUNTER.replace("public:\n    int", "    public int").replace(
+        "vector<int>& values", "int[] values").replace("values.size()", "values.length").replace("};", "}")
+    broken = code.replace("                above++;", "                /* above++;", 1).replace(
+        "return above - below;", 'return above - "below;')
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
+    search = asyncio.run(arepair_compiled(broken, calls, language=language, method="countAbove", budget=budget))  # type: ignore[arg-type]
+    assert search.best is not None
+    assert "above++;" in search.best.source and "/*" not in search.best.source
+    assert '"' not in search.best.source
+
+
 def test_a_header_whose_body_and_closing_brace_say_it_opened_a_block_gets_its_brace() -> None:
     lost = COUNTER.replace("for (int i = 0; i < values.size(); i++) {\n            if (values[i] > limit)",
                            "for (int i = 0; i < values.size(); i++)\n            if (values[i] > limit)")  # fmt: skip

@@ -278,11 +278,17 @@ def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list
 
 def _balanced_but_elsewhere(edit: Edit, errors: list[int], site: int) -> bool:
     """Whether an edit leaves its program's delimiters balanced, or unbalanced only at another error site (two
-    strings left open on two lines: each edit closes one, and the rounds merge them)."""
+    strings left open on two lines: each edit closes one, and the rounds merge them), or, for an edit that gives a
+    broken comment's code back to the compiler, unbalanced only further down (the code the comment hid has a
+    broken delimiter of its own, which the compiler could not name before: the next round mends it)."""
     if normal_form(edit.source) is not None:
         return True
     left = imbalance(edit.source)
-    return left is not None and any(abs(left[0] - other) <= 1 and abs(other - site) > 2 for other in errors)
+    if left is None:
+        return False
+    if edit.operator in REVEALING_OPERATORS and left[0] > site + 1:
+        return True
+    return any(abs(left[0] - other) <= 1 and abs(other - site) > 2 for other in errors)
 
 
 def _cover(clearing: list[tuple[Edit, set[int]]]) -> list[Edit]:
