@@ -155,10 +155,17 @@ def test_a_comment_that_hid_a_broken_string_is_opened_and_then_the_string_closed
         LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=1),
         LeetCodeCall(args={"values": [3, 3], "limit": 4}, expected=-2),
     ]
-    code = COUNTER if language == "cpp" else COUNTER.replace("public:\n    int", "    public int").replace(
-        "vector<int>& values", "int[] values").replace("values.size()", "values.length").replace("};", "}")
+    code = (
+        COUNTER
+        if language == "cpp"
+        else COUNTER.replace("public:\n    int", "    public int")
+        .replace("vector<int>& values", "int[] values")
+        .replace("values.size()", "values.length")
+        .replace("};", "}")
+    )
     broken = code.replace("                above++;", "                /* above++;", 1).replace(
-        "return above - below;", 'return above - "below;')
+        "return above - below;", 'return above - "below;'
+    )
     budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
     search = asyncio.run(arepair_compiled(broken, calls, language=language, method="countAbove", budget=budget))  # type: ignore[arg-type]
     assert search.best is not None
