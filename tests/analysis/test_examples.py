@@ -75,6 +75,66 @@ def test_entry_method_prefers_matching_argument_names() -> None:
     assert [p.name for p in method.parameters] == ["nums", "k"]
 
 
+JAVA_WITH_AN_ADDED_METHOD = """class Solution {
+    public int buckets(String street) {
+        int count = 0;
+        for (int i = 0; i < street.length(); i++) {
+            if (street.charAt(i) == 'H') count++;
+        }
+        return count;
+    }
+
+    public int extra(String value) {
+        return missing(value);
+    }
+}
+"""
+CPP_WITH_A_PRIVATE_HELPER = """class Solution {
+    int walk(TreeNode* root) {
+        if (!root) return 0;
+        int left = walk(root->left);
+        int right = walk(root->right);
+        int moved = root->val - 1 + left + right;
+        return moved;
+    }
+public:
+    int coins(TreeNode* root) {
+        return walk(root);
+    }
+};
+"""
+CPP_WITH_A_CALLED_HELPER = """class Solution {
+public:
+    int solve(vector<int>& nums) {
+        return count(nums);
+    }
+    int count(vector<int>& values) {
+        int total = 0;
+        for (int value : values) {
+            total += value > 0;
+        }
+        return total;
+    }
+};
+"""
+
+
+@pytest.mark.parametrize(
+    ("code", "language", "example", "entry"),
+    [
+        (JAVA_WITH_AN_ADDED_METHOD, "java", 'Input: hamsters = "H..H"\nOutput: 2', "buckets"),
+        (CPP_WITH_A_PRIVATE_HELPER, "cpp", "Input: root = [3,0,0]\nOutput: 2", "coins"),
+        (CPP_WITH_A_CALLED_HELPER, "cpp", "Input: xs = [1,-2,3]\nOutput: 2", "solve"),
+    ],
+)
+def test_the_entry_is_public_uncalled_and_not_a_one_line_addition(
+    code: str, language: str, example: str, entry: str
+) -> None:
+    """The example names its argument as no method does: of the methods with as many parameters, LeetCode calls
+    the public one no other method calls, the longest of those."""
+    assert example_method([example], code, language) == entry  # type: ignore[arg-type]
+
+
 def test_perturbation_preserves_types_and_is_seeded() -> None:
     calls = example_calls(TWO_SUM_EXAMPLES, TWO_SUM)
     first = perturb_calls(calls, count=8, seed=1)

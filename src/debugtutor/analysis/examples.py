@@ -143,10 +143,32 @@ def entry_method_for(example: ParsedExample, code: str, language: Language = "py
         [m for m in methods if {p.name for p in m.parameters} == names],
         [m for m in methods if len(m.parameters) == len(names)],
     ):
-        fitting = [m for m in pool if _fits(m.returns, example.expected)]
-        if fitting or pool:
-            return (fitting or pool)[-1]
+        fitting = [m for m in pool if _fits(m.returns, example.expected)] or pool
+        if len(fitting) > 1:
+            return _likeliest_entry(fitting, code, language)
+        if fitting:
+            return fitting[0]
     return entry_method(code, names, language)
+
+
+def _likeliest_entry(methods: list[MethodSignature], code: str, language: Language) -> MethodSignature:
+    """Of several methods an example could call, the one LeetCode calls: a public one, not a helper another method
+    calls, and of those the longest (a method added beside the solution, as a planted "undefined method" bug adds
+    one, is a line or two); the last declared among equals, and when the program does not parse cleanly."""
+    from debugtutor.analysis.clike.syntax_tree import method_extents
+
+    extents = method_extents(code, language)  # type: ignore[arg-type]
+    if extents is None:
+        return methods[-1]
+    public = [method for method in methods if method.name in extents and not extents[method.name].private]
+    called = {
+        method.name
+        for method in public
+        for other, extent in extents.items()
+        if other != method.name and re.search(rf"\b{re.escape(method.name)}\s*\(", extent.body)
+    }
+    entries = [method for method in public if method.name not in called] or public or methods
+    return max(reversed(entries), key=lambda method: extents[method.name].lines if method.name in extents else 0)
 
 
 def example_calls(examples: list[str], code: str | None = None, language: Language = "python") -> list[LeetCodeCall]:

@@ -432,6 +432,49 @@ def return_types(tree: SyntaxTree) -> dict[str, str]:
     return found
 
 
+@dataclass(frozen=True)
+class MethodExtent:
+    """Where a function or method of a program is, for telling the entry point from its helpers."""
+
+    lines: int
+    body: str
+    private: bool
+
+
+def method_extents(source: str, language: CompiledLanguage) -> dict[str, MethodExtent] | None:
+    """Each named function or method of ``source`` (of overloads, the longest); None when the program does not
+    parse cleanly (a lost brace nests one method in another, and then nothing here can be trusted)."""
+    tree = parse(source, language)
+    if tree.has_error:
+        return None
+    extents: dict[str, MethodExtent] = {}
+    for function in tree.named(*FUNCTION_TYPES):
+        signature = function_signature(tree, function)
+        body = function.child_by_field_name("body")
+        if signature is None or body is None:
+            continue
+        size = function.end_point[0] - function.start_point[0] + 1
+        if signature[0] not in extents or size >= extents[signature[0]].lines:
+            extents[signature[0]] = MethodExtent(size, tree.text(body), _is_private(tree, function))
+    return extents
+
+
+def _is_private(tree: SyntaxTree, function: Node) -> bool:
+    """Java: declared ``private``; C++: under a ``private:`` label (or in a ``class`` before any label)."""
+    if function.type == "method_declaration":
+        return any(child.type == "modifiers" and "private" in tree.text(child).split() for child in function.children)
+    access = None
+    sibling = function.prev_named_sibling
+    while sibling is not None and access is None:
+        if sibling.type == "access_specifier":
+            access = tree.text(sibling).strip()
+        sibling = sibling.prev_named_sibling
+    if access is None:
+        owner = function.parent.parent if function.parent is not None else None
+        return owner is not None and owner.type == "class_specifier"
+    return access == "private" or access == "protected"
+
+
 def function_signature(tree: SyntaxTree, function: Node) -> tuple[str, list[str]] | None:
     """(name, parameter names) of a C++ function definition or Java method; None when the parse lacks either."""
     if function.type == "method_declaration":
