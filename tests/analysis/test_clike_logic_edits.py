@@ -87,3 +87,22 @@ public:
     moved = {e.description for e in edits if e.operator == "off_by_one"}
     assert "line 8: argument limit -> limit + 1" in moved
     assert not any("argument word" in d or "argument marks" in d for d in moved)
+
+
+def test_an_operand_of_a_boolean_chain_may_lose_its_negation_most_plausibly_beside_its_mirror() -> None:
+    code = """class Solution {
+    public int place(String street, Set<Integer> taken) {
+        int count = 0;
+        for (int i = 1; i + 1 < street.length(); i++) {
+            if (ready && street.charAt(i) == '.' && !taken.contains(i - 1) && taken.contains(i + 1)) count++;
+        }
+        return count;
+    }
+}
+"""
+    # (edits come most plausible first: the operand whose mirror image is negated beside it before the other)
+    negated = [e.description for e in candidate_edits(code, "java", lines=[5]) if e.operator == "negate_operand"]
+    assert negated == ["line 5: 'taken.contains(i + 1)' -> '!taken.contains(i + 1)'", "line 5: 'ready' -> '!ready'"]
+    cpp = "bool f(int x, bool a, bool b) {\n    return x > 0 && a;\n}\n"
+    assert [e.source.split("\n")[1].strip() for e in candidate_edits(cpp, "cpp", lines=[2])
+            if e.operator == "negate_operand"] == ["return x > 0 && !a;"]  # fmt: skip

@@ -228,6 +228,63 @@ def condition_edits(ctx: EditContext) -> Iterator[Candidate]:
                             "condition error")  # fmt: skip
 
 
+_BOOLEAN_CHAINS = frozenset({"&&", "||", "and", "or"})
+_NEGATABLE_OPERANDS = frozenset({
+    "call_expression", "method_invocation", "identifier", "field_expression", "field_access",
+    "subscript_expression", "array_access",
+})  # fmt: skip
+
+
+def _chain_operands(node: Node, operator: str) -> list[Node]:
+    """The operands of a chain of one boolean operator (``a && b && c``), left to right."""
+    if node.type == "binary_expression":
+        token = operator_token(node)
+        if token is not None and token.type == operator:
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and right is not None:
+                return _chain_operands(left, operator) + _chain_operands(right, operator)
+    return [node]
+
+
+def _callee(ctx: EditContext, node: Node) -> str:
+    """What a boolean operand asks (the called name, or the operand's text), to recognise its mirror image."""
+    if node.type in ("call_expression", "method_invocation"):
+        name = node.child_by_field_name("name") or node.child_by_field_name("function")
+        if name is not None:
+            return ctx.tree.text(name).split("(")[0]
+    return ctx.tree.text(node)
+
+
+def operand_negation_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """A ``!`` lost from one operand of a ``&&``/``||`` chain (``!seen(i-1) && seen(i+1)``): more plausible when
+    another operand of the chain asks the same thing negated."""
+    for node in ctx.tree.named("binary_expression"):
+        token = operator_token(node)
+        if token is None or token.type not in _BOOLEAN_CHAINS:
+            continue
+        parent = node.parent
+        while parent is not None and parent.type == "parenthesized_expression":
+            parent = parent.parent
+        top_token = operator_token(parent) if parent is not None and parent.type == "binary_expression" else None
+        if top_token is not None and top_token.type == token.type:
+            continue  # the chain is taken from its top
+        operands = _chain_operands(node, token.type)
+        negated = {
+            _callee(ctx, inner)
+            for operand in operands
+            if operand.type == "unary_expression" and ctx.tree.text(operand).startswith("!")
+            for inner in [operand.child_by_field_name("argument") or operand.child_by_field_name("operand")]
+            if inner is not None
+        }
+        for operand in operands:
+            if operand.type not in _NEGATABLE_OPERANDS or not ctx.wanted(line_of(operand)):
+                continue
+            priority = P_MID if _callee(ctx, operand) in negated else P_LOW
+            text = ctx.tree.text(operand)
+            yield ctx.edit_node(priority, "negate_operand", "logic", operand, f"!{text}", f"'{text}' -> '!{text}'",
+                                "condition error")  # fmt: skip
+
+
 def _plus(text: str, delta: int) -> str:
     stripped = text.strip()
     if re.fullmatch(r"-?\d+", stripped):
@@ -563,6 +620,7 @@ LOGIC_OPERATORS = (
     comparison_edits,
     arithmetic_edits,
     condition_edits,
+    operand_negation_edits,
     off_by_one_edits,
     allocation_size_edits,
     name_swap_edits,
