@@ -106,3 +106,24 @@ def test_an_operand_of_a_boolean_chain_may_lose_its_negation_most_plausibly_besi
     cpp = "bool f(int x, bool a, bool b) {\n    return x > 0 && a;\n}\n"
     assert [e.source.split("\n")[1].strip() for e in candidate_edits(cpp, "cpp", lines=[2])
             if e.operator == "negate_operand"] == ["return x > 0 && !a;"]  # fmt: skip
+
+
+def test_every_comparison_of_a_kind_in_a_statement_may_be_swapped_alike() -> None:
+    code = """class Solution {
+public:
+    int n, m;
+    bool inside(int x, int y) {
+        if (x >= 0 and x <= n and y >= 0 and y <= m) return true;
+        return false;
+    }
+};
+"""
+    alike = {e.source.split("\n")[4].strip() for e in candidate_edits(code, "cpp", lines=[5])
+             if e.operator == "swap_comparisons_alike"}  # fmt: skip
+    assert "if (x >= 0 and x < n and y >= 0 and y < m) return true;" in alike
+    assert "if (x > 0 and x <= n and y > 0 and y <= m) return true;" in alike
+    swapped = {e.source.split("\n")[4].strip() for e in candidate_edits(code, "cpp", lines=[5])
+               if e.operator == "swap_boolean_operator"}  # fmt: skip
+    assert "if (x >= 0 or x <= n and y >= 0 and y <= m) return true;" in swapped
+    single = "bool f(int x, int n) {\n    return x >= 0 && x <= n;\n}\n"
+    assert not [e for e in candidate_edits(single, "cpp", lines=[2]) if e.operator == "swap_comparisons_alike"]

@@ -154,6 +154,31 @@ def comparison_edits(ctx: EditContext) -> Iterator[Candidate]:
                               f"'{operator.type}' -> '{new}'", "condition error")  # fmt: skip
 
 
+def parallel_comparison_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """One strictness mistake made on every comparison of a kind in a statement (``x <= n and y <= m`` for a grid's
+    bounds): each of them swapped alike, as one edit, where a single swap fixes only half of the mistake."""
+    by_statement: dict[tuple[int, str], list[Node]] = {}
+    for node in ctx.tree.named("binary_expression"):
+        operator = operator_token(node)
+        if operator is None or operator.type not in COMPARISON_SWAPS or not ctx.wanted(line_of(operator)):
+            continue
+        statement = node
+        while statement.parent is not None and not statement.type.endswith("statement"):
+            statement = statement.parent
+        by_statement.setdefault((statement.start_byte, operator.type), []).append(operator)
+    for (_, old), operators in by_statement.items():
+        if len(operators) < 2:
+            continue
+        for new in COMPARISON_SWAPS[old][:2]:
+            source = ctx.source
+            for operator in sorted(operators, key=lambda token: -token.start_byte):
+                start, end = ctx.tree.span(operator)
+                source = source[:start] + new + source[end:]
+            line = line_of(operators[0])
+            description = f"every '{old}' of the statement -> '{new}' ({len(operators)})"
+            yield ctx.make(P_MID, "swap_comparisons_alike", "logic", line, description, source, "condition error")
+
+
 def arithmetic_edits(ctx: EditContext) -> Iterator[Candidate]:
     for node in ctx.tree.named("binary_expression"):
         operator = operator_token(node)
@@ -167,8 +192,8 @@ def arithmetic_edits(ctx: EditContext) -> Iterator[Candidate]:
                     continue
                 yield ctx.edit_at(P_MID if rank == 0 else P_LOW, "swap_arithmetic", "logic", operator, new,
                                   f"'{operator.type}' -> '{new}'", "operation error")  # fmt: skip
-        elif operator.type in ("&&", "||"):
-            new = "||" if operator.type == "&&" else "&&"
+        elif operator.type in ("&&", "||", "and", "or"):
+            new = {"&&": "||", "||": "&&", "and": "or", "or": "and"}[operator.type]
             yield ctx.edit_at(P_MID, "swap_boolean_operator", "logic", operator, new,
                               f"'{operator.type}' -> '{new}'", "condition error")  # fmt: skip
     for node in ctx.tree.named("assignment_expression"):
@@ -618,6 +643,7 @@ def mirrored_name_edits(ctx: EditContext) -> Iterator[Candidate]:
 
 LOGIC_OPERATORS = (
     comparison_edits,
+    parallel_comparison_edits,
     arithmetic_edits,
     condition_edits,
     operand_negation_edits,
