@@ -127,3 +127,30 @@ public:
     assert "if (x >= 0 or x <= n and y >= 0 and y <= m) return true;" in swapped
     single = "bool f(int x, int n) {\n    return x >= 0 && x <= n;\n}\n"
     assert not [e for e in candidate_edits(single, "cpp", lines=[2]) if e.operator == "swap_comparisons_alike"]
+
+
+def test_a_pointer_may_take_two_hops_where_its_loop_guards_the_second() -> None:
+    code = """class Solution {
+public:
+    ListNode* middle(ListNode* head) {
+        ListNode* fast = head;
+        ListNode* slow = head;
+        while (fast != NULL && fast->next != NULL) {
+            slow = slow->next;
+            fast = fast -> next;
+        }
+        return slow;
+    }
+};
+"""
+    hops = [e for e in candidate_edits(code, "cpp", lines=[7, 8]) if e.operator == "pointer_hops"]
+    # (the guarded pointer's edit comes first, though its line comes later)
+    assert [e.description for e in hops] == [
+        "line 8: 'fast' takes two 'next' hops",
+        "line 7: 'slow' takes two 'next' hops",
+    ]
+    assert "fast = fast->next->next;" in hops[0].source
+    java = "class A {\n    Node f(Node p) {\n        p = p.next.next;\n        return p;\n    }\n}\n"
+    back = [e.source.split("\n")[2].strip() for e in candidate_edits(java, "java", lines=[3])
+            if e.operator == "pointer_hops"]  # fmt: skip
+    assert back == ["p = p.next;"]

@@ -24,6 +24,7 @@ from debugtutor.analysis.clike.context import (
 from debugtutor.analysis.clike.syntax_tree import (
     BLOCK_TYPES,
     FUNCTION_TYPES,
+    LOOP_TYPES,
     call_parts,
     enclosing,
     function_signature,
@@ -609,6 +610,36 @@ def chained_call_edits(ctx: EditContext) -> Iterator[Candidate]:
                             f"drop '{_short(dropped)}' from the chain", "other error")  # fmt: skip
 
 
+def pointer_hop_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """A pointer that walks a linked structure one hop where it should take two (``fast = fast->next`` for
+    ``fast->next->next``), or two where it should take one: most plausible in a loop whose condition already
+    guards the second hop (``while (p && p->next)``)."""
+    for node in ctx.tree.named("assignment_expression"):
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None or left.type != "identifier" or not ctx.wanted(line_of(node)):
+            continue
+        if right.type not in ("field_expression", "field_access"):
+            continue
+        target = right.child_by_field_name("argument") or right.child_by_field_name("object")
+        field = right.child_by_field_name("field")
+        if target is None or field is None:
+            continue
+        name, member = ctx.tree.text(left), ctx.tree.text(field)
+        hop = "->" if right.type == "field_expression" else "."
+        loop = enclosing(node, LOOP_TYPES)
+        condition = loop.child_by_field_name("condition") if loop is not None else None
+        guarded = condition is not None and f"{name}{hop}{member}" in re.sub(r"\s+", "", ctx.tree.text(condition))
+        priority = P_MID if guarded else P_LOW
+        if target.type == "identifier" and ctx.tree.text(target) == name:
+            yield ctx.edit_node(priority, "pointer_hops", "logic", right, f"{name}{hop}{member}{hop}{member}",
+                                f"'{name}' takes two '{member}' hops", "operation error")  # fmt: skip
+        elif target.type == right.type and re.fullmatch(
+            rf"{re.escape(name)}\s*{re.escape(hop)}\s*{re.escape(member)}", ctx.tree.text(target)
+        ):
+            yield ctx.edit_node(P_LOW, "pointer_hops", "logic", right, f"{name}{hop}{member}",
+                                f"'{name}' takes one '{member}' hop", "operation error")  # fmt: skip
+
+
 MIRROR_WINDOW = 12
 
 
@@ -655,5 +686,6 @@ LOGIC_OPERATORS = (
     statement_edits,
     argument_edits,
     chained_call_edits,
+    pointer_hop_edits,
     mirrored_name_edits,
 )
