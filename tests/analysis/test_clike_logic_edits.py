@@ -154,3 +154,20 @@ public:
     back = [e.source.split("\n")[2].strip() for e in candidate_edits(java, "java", lines=[3])
             if e.operator == "pointer_hops"]  # fmt: skip
     assert back == ["p = p.next;"]
+
+
+def test_an_element_may_stand_where_its_index_was_meant_most_plausibly_when_read_twice() -> None:
+    code = """class Solution {
+public:
+    int firstMatch(vector<int>& nums) {
+        for (int i = 0; i < nums.size(); i++) {
+            if ((nums[i] % 10) == nums[i]) return i;
+        }
+        return nums[0];
+    }
+};
+"""
+    edits = [e for e in candidate_edits(code, "cpp", lines=[5, 7]) if e.operator == "index_for_element"]
+    assert [e.description for e in edits][:2] == ["line 5: 'nums[i]' -> 'i'", "line 5: 'nums[i]' -> 'i'"]
+    assert "if ((i % 10) == nums[i]) return i;" in {e.source.split("\n")[4].strip() for e in edits}
+    assert not [e for e in edits if e.line == 7]  # (an index that is a constant is not a variable the loop meant)

@@ -523,6 +523,28 @@ def variable_edits(ctx: EditContext) -> Iterator[Candidate]:
                                   "variable error")  # fmt: skip
 
 
+def index_for_element_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """An element read where its index was meant (``nums[i] % 10 == nums[i]`` for ``i % 10 == nums[i]``): more
+    plausible where the statement reads the same element twice."""
+    for node in ctx.tree.named("subscript_expression", "array_access"):
+        if not ctx.wanted(line_of(node)):
+            continue
+        index = node.child_by_field_name("index")
+        if index is None and node.type == "subscript_expression":
+            # (tree-sitter-cpp keeps the index in a subscript_argument_list)
+            arguments = node.child_by_field_name("indices") or node.named_children[-1]
+            index = arguments.named_children[0] if arguments.named_children else None
+        if index is None or index.type != "identifier":
+            continue
+        statement = node
+        while statement.parent is not None and not statement.type.endswith(("statement", "declaration")):
+            statement = statement.parent
+        text = ctx.tree.text(node)
+        twice = ctx.tree.text(statement).count(text) > 1
+        yield ctx.edit_node(P_MID if twice else P_LAST, "index_for_element", "logic", node, ctx.tree.text(index),
+                            f"'{text}' -> '{ctx.tree.text(index)}'", "variable error")  # fmt: skip
+
+
 def _similarity(a: str, b: str) -> float:
     score = SequenceMatcher(a=a.lower(), b=b.lower()).ratio()
     if a[:1] == b[:1]:
@@ -683,6 +705,7 @@ LOGIC_OPERATORS = (
     name_swap_edits,
     constant_edits,
     variable_edits,
+    index_for_element_edits,
     statement_edits,
     argument_edits,
     chained_call_edits,
