@@ -14,6 +14,7 @@ from debugtutor.analysis.repair import (
     RepairBudget,
     _Candidate,
     _moved_on,
+    _progress_desc,
     _search,
     _Verdict,
     changed_original_lines,
@@ -158,6 +159,15 @@ def test_moved_on_needs_every_test_no_worse(scripted_proposer: Any, replacement:
     assert not moved((None, None, None), passed=0)  # a passing test lost
     assert not moved((4, None, 3), source=FIB + "\n")  # lines of another shape cannot be compared
     assert moved((None, None, 3), source=FIB + "\n")
+
+
+def test_bases_that_pass_as_many_tests_are_ordered_by_how_many_tests_return() -> None:
+    def base(name: str, passed: int, stops: tuple[int | None, ...]) -> _Candidate:
+        return _Candidate(name, [], verdict=_Verdict(passed, 3, compiles=True, stops=stops))
+
+    bases = [base("crashes", 0, (4, 4, 4)), base("returns", 0, (None, None, 4)), base("passes", 1, (None, 4, 4)),
+             base("unknown", 0, ())]  # fmt: skip
+    assert [b.source for b in sorted(bases, key=_progress_desc)] == ["passes", "returns", "crashes", "unknown"]
 
 
 def test_non_compiling_and_duplicate_candidates_are_not_run(scripted_proposer: Any, replacement: Any) -> None:

@@ -515,7 +515,7 @@ async def _deeper_edits(
             following = search.edits_at(base.source, lines, categories=("logic", "reference", "syntax"))
             streams.append(_on_top_of(base, following))
         await search.run_batches(_interleave(streams, chunk=6), judge)
-        bases = sorted(waiting + progress, key=_passed_desc)[: budget.max_bases]
+        bases = sorted(waiting + progress, key=_progress_desc)[: budget.max_bases]
 
 
 async def _search(
@@ -587,8 +587,8 @@ async def _search(
 
     combined = await _paired(search, code, improvers, base_verdict.passed) if compiles and budget.max_edits > 1 else []
     bases = (
-        sorted(combined, key=_passed_desc)
-        + sorted(improvers, key=_passed_desc)
+        sorted(combined, key=_progress_desc)
+        + sorted(improvers, key=_progress_desc)
         + neutral
         + sorted(others, key=_passed_desc)
     )[: budget.max_bases]
@@ -660,6 +660,15 @@ def _moved_on(candidate: _Candidate, base: _Candidate | None) -> bool:
         else:
             return False  # a test that returned stops now, or one stops earlier or where the runner cannot tell
     return moved
+
+
+def _progress_desc(candidate: _Candidate) -> tuple[int, int]:
+    """A base's sort key, most promising first: tests passed, then tests that return an answer (a program that
+    crashed everywhere and now returns, still wrong, has got past one of its faults)."""
+    verdict = candidate.verdict
+    if verdict is None:
+        return (0, 0)
+    return (-verdict.passed, -sum(1 for stop in verdict.stops if stop is None))
 
 
 def _passed_desc(candidate: _Candidate) -> int:
