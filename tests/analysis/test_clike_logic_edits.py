@@ -171,3 +171,31 @@ public:
     assert [e.description for e in edits][:2] == ["line 5: 'nums[i]' -> 'i'", "line 5: 'nums[i]' -> 'i'"]
     assert "if ((i % 10) == nums[i]) return i;" in {e.source.split("\n")[4].strip() for e in edits}
     assert not [e for e in edits if e.line == 7]  # (an index that is a constant is not a variable the loop meant)
+
+
+def test_a_function_that_falls_off_its_end_returns_what_it_computed() -> None:
+    code = """class Solution {
+public:
+    int best(int i, vector<int>& memo) {
+        if (memo[i] != -1) return memo[i];
+        int unused = 0;
+        int found = INT_MAX;
+        for (int j = 1; j <= 3; j++) {
+            found = min(found, j + i);
+        }
+    }
+    void touch(int i) {
+        i++;
+    }
+};
+"""
+    added = [e for e in candidate_edits(code, "cpp") if e.operator == "add_missing_return"]
+    assert [e.description for e in added] == [
+        "line 10: return memo[i] = found at the end of the function",
+        "line 10: return found at the end of the function",
+        "line 10: return memo[i] = unused at the end of the function",
+        "line 10: return unused at the end of the function",
+    ]
+    assert added[0].source.split("\n")[9] == "    return memo[i] = found; }"
+    java = "class A {\n    int f(int n) {\n        int total = n * 2;\n        return total;\n    }\n}\n"
+    assert not [e for e in candidate_edits(java, "java") if e.operator == "add_missing_return"]

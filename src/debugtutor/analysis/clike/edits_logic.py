@@ -30,6 +30,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     function_signature,
     line_of,
     operator_token,
+    typed_declarators,
 )
 from debugtutor.analysis.edits._base import EditCategory
 
@@ -662,6 +663,49 @@ def pointer_hop_edits(ctx: EditContext) -> Iterator[Candidate]:
                                 f"'{name}' takes one '{member}' hop", "operation error")  # fmt: skip
 
 
+_ENDING_STATEMENTS = frozenset({"return_statement", "throw_statement"})
+_MEMO_READ = re.compile(r"if\s*\(\s*([\w\[\]. ]+?)\s*!=\s*-1\s*\)\s*return\s+\1\s*;")
+
+
+def missing_return_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """A function that computes a value and falls off its end without returning it: ``return v;`` for each local of
+    the function's own type, the last assigned first, put before its closing brace (the line count stays); in a
+    memoised function (``if (dp[i] != -1) return dp[i];``) the value is stored as it is returned."""
+    for function in ctx.tree.named("function_definition", "method_declaration"):
+        kind, body = function.child_by_field_name("type"), function.child_by_field_name("body")
+        if kind is None or body is None or body.type not in ("compound_statement", "block"):
+            continue
+        returns = " ".join(ctx.tree.text(kind).split())
+        statements = body.named_children
+        if returns == "void" or not statements or statements[-1].type in _ENDING_STATEMENTS:
+            continue
+        closing = body.children[-1]
+        if closing.type != "}" or not ctx.wanted(line_of(closing)):
+            continue
+        assigned: dict[str, int] = {}
+        for declaration in body.children:
+            if declaration.type in ("declaration", "local_variable_declaration"):
+                for name, declared in typed_declarators(ctx.tree, declaration):
+                    if declared == returns:
+                        assigned[name] = declaration.start_byte
+        if not assigned:
+            continue
+        body_text = ctx.tree.text(body)
+        for node in ctx.tree.named("assignment_expression"):
+            left = node.child_by_field_name("left")
+            name = ctx.tree.text(left) if left is not None else ""
+            if name in assigned and body.start_byte <= node.start_byte < body.end_byte:
+                assigned[name] = max(assigned[name], node.start_byte)
+        memo = _MEMO_READ.search(body_text)
+        start, _ = ctx.tree.span(closing)
+        for name in sorted(assigned, key=lambda name: -assigned[name])[:3]:
+            values = [f"{memo.group(1).strip()} = {name}", name] if memo is not None else [name]
+            for value in values:
+                source = ctx.source[:start] + f"return {value}; " + ctx.source[start:]
+                yield ctx.make(P_MID, "add_missing_return", "logic", line_of(closing),
+                               f"return {value} at the end of the function", source, "other error")  # fmt: skip
+
+
 MIRROR_WINDOW = 12
 
 
@@ -710,5 +754,6 @@ LOGIC_OPERATORS = (
     argument_edits,
     chained_call_edits,
     pointer_hop_edits,
+    missing_return_edits,
     mirrored_name_edits,
 )
