@@ -105,6 +105,29 @@ def test_two_edits_that_each_pass_more_alone_are_tried_together_before_the_deepe
     assert single.repairs == [] and single.executions == 1 + 22
 
 
+def test_a_base_that_passes_more_tests_is_ranked_again_and_searched_from_there(
+    scripted_proposer: Any, replacement: Any
+) -> None:
+    fillers = [replacement(2, "0, 1", f"0, {k} - {k} + 1") for k in range(20)]
+    proposer = scripted_proposer([replacement(3, "range(0,", "range(1,"), *fillers, replacement(4, "a + b", "b + a")])
+    # line 3's edit passes one of two tests; line 4's passes none alone and the other on top of it
+    verifier = ScriptedVerifier(["range(1,", "range(1, n + 1):\n        a, b = b, b + a"], total=2)
+    asked: list[str] = []
+
+    async def localize(source: str) -> list[int]:
+        asked.append(source)
+        return [4]
+
+    result = asyncio.run(
+        _search(FIB, verifier, suspicious_lines=[3, 2, 4], budget=RepairBudget(batch_size=1, concurrency=1),
+                proposer=proposer, localize=localize)
+    )  # fmt: skip
+    assert result.best is not None and sorted(edit.line for edit in result.best.edits) == [3, 4]
+    # ranked again, the base is searched at line 4 first, not after line 2's twenty edits
+    assert asked == [FIB.replace("range(0,", "range(1,")]
+    assert len(verifier.runs) == 1 + 22 + 1
+
+
 def test_third_edit_only_builds_on_progress(scripted_proposer: Any, replacement: Any) -> None:
     proposer = scripted_proposer(
         [replacement(2, "0, 1", "1, 1"), replacement(3, "n + 1", "n"), replacement(4, "a + b", "b + a")]

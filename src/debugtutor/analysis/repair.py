@@ -54,6 +54,8 @@ from debugtutor.sandbox import (
 VERIFY_MARKER = "@@debugtutor-verify@@"
 CANDIDATE_LOAD_S = 2.0
 """Seconds to load a candidate fix before its first test."""
+RELOCALIZED_BASES = 2  # bases whose lines are ranked again (one localization run each)
+RELOCALIZED_SHARE = 4  # how many candidates such a base gets for each one another base gets
 MAX_PAIRED = 8  # single edits that passed more examples, each two of which are tried together
 
 
@@ -269,16 +271,19 @@ def merge_edits(base: str, edited: Sequence[str]) -> str | None:
     return merged
 
 
-def _interleave(iterators: Sequence[Iterator[Any]], chunk: int = 1) -> Iterator[Any]:
-    """Round-robin over iterators, ``chunk`` items at a time, until all are exhausted."""
-    active = list(iterators)
+def _interleave(iterators: Sequence[Iterator[Any]], chunk: int = 1, shares: Sequence[int] = ()) -> Iterator[Any]:
+    """Round-robin over iterators, ``chunk`` items at a time (times the iterator's share, 1 unless ``shares``
+    says), until all are exhausted."""
+    active = [
+        (iterator, chunk * (shares[index] if index < len(shares) else 1)) for index, iterator in enumerate(iterators)
+    ]
     while active:
-        still: list[Iterator[Any]] = []
-        for iterator in active:
-            taken = list(itertools.islice(iterator, chunk))
+        still: list[tuple[Iterator[Any], int]] = []
+        for iterator, size in active:
+            taken = list(itertools.islice(iterator, size))
             yield from taken
-            if len(taken) == chunk:
-                still.append(iterator)
+            if len(taken) == size:
+                still.append((iterator, size))
         active = still
 
 
@@ -476,12 +481,25 @@ async def _deeper_edits(
     order: list[int],
     compiles: bool,
     localize: Callable[[str], Awaitable[list[int]]] | None,
+    passed_before: int = 0,
 ) -> None:
-    """Edits on top of edits, one level at a time up to the budget's ``max_edits``."""
+    """Edits on top of edits, one level at a time up to the budget's ``max_edits``. The lines of the bases that
+    pass the most tests, more than the program did, are ranked again on what they do (a test that passes now
+    tells the lines it runs from those only the failing ones run, as the program that failed every test could
+    not)."""
     budget, code = search.budget, search.code
+    localized: dict[str, list[int]] = {}
 
-    async def base_lines(base: _Candidate) -> list[int]:
+    async def base_lines(base: _Candidate, best: int) -> list[int]:
         same_shape = len(base.source.splitlines()) == len(code.splitlines())
+        verdict = base.verdict
+        telling = verdict is not None and passed_before < verdict.passed == best < verdict.total
+        room = budget.max_seconds - search.elapsed() > 1.0
+        if localize is not None and telling and len(localized) < RELOCALIZED_BASES and room:
+            search.sandbox_runs += 1
+            localized[base.source] = _statement_order(base.source, list(await localize(base.source)))
+        if base.source in localized:
+            return localized[base.source]
         if compiles and same_shape:
             return order
         if localize is not None and budget.max_seconds - search.elapsed() > 1.0:
@@ -505,16 +523,19 @@ async def _deeper_edits(
             if verdict.passed > candidate.base_passed or _moved_on(candidate, candidate.base):
                 progress.append(candidate)
 
-        streams = []
+        streams, shares = [], []
         # (a base with as many edits as this level's candidates, a pair tried together, waits for the next level)
         waiting = [base for base in bases if len(base.edits) >= _depth]
+        best = max((base.verdict.passed for base in bases if base.verdict is not None), default=0)
         for base in bases:
             if len(base.edits) >= _depth:
                 continue
-            lines = await base_lines(base)
+            lines = await base_lines(base, best)
             following = search.edits_at(base.source, lines, categories=("logic", "reference", "syntax"))
             streams.append(_on_top_of(base, following))
-        await search.run_batches(_interleave(streams, chunk=6), judge)
+            # a base ranked again on what it does is searched faster than the others
+            shares.append(RELOCALIZED_SHARE if base.source in localized else 1)
+        await search.run_batches(_interleave(streams, chunk=6, shares=shares), judge)
         bases = sorted(waiting + progress, key=_progress_desc)[: budget.max_bases]
 
 
@@ -592,7 +613,9 @@ async def _search(
         + neutral
         + sorted(others, key=_passed_desc)
     )[: budget.max_bases]
-    await _deeper_edits(search, bases, order=order, compiles=compiles, localize=localize)
+    await _deeper_edits(
+        search, bases, order=order, compiles=compiles, localize=localize, passed_before=base_verdict.passed
+    )
     if not search.fixes:
         await search.recheck_slow()
 

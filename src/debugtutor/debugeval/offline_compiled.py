@@ -125,6 +125,12 @@ async def compiled_program(
         ranked=ranked,
     )
     passes = found.compiled and bool(found.outcomes) and not program.failing
+
+    async def localize(source: str) -> list[int]:
+        variant = await acollect_compiled_facts(source, calls, language, method=method, compare=compare)  # type: ignore[arg-type]
+        facts = variant.facts if variant.compiled else None
+        return [item.line for item in rank_lines(source, facts, variant.diagnostics, language=language)]  # type: ignore[arg-type]
+
     if repair_seconds > 0 and not passes and (calls or not found.compiled):
         program.search = await arepair(
             code,
@@ -134,6 +140,7 @@ async def compiled_program(
             suspicious_lines=ranked,
             budget=RepairBudget(max_seconds=repair_seconds, max_executions=3000, batch_size=32, per_test_s=1.0),
             compare=compare,
+            localize=localize,
         )
     return program
 
