@@ -9,7 +9,7 @@ async code) to answer without a model, and to ground a model's prompts in facts.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from functools import lru_cache
 
 from pydantic import BaseModel, Field
@@ -26,6 +26,7 @@ from debugtutor.analysis.localization import SuspiciousLine, enclosing_loop, loc
 from debugtutor.analysis.repair import Repair, RepairBudget, RepairSearch, arepair
 from debugtutor.analysis.static import Diagnostic, check
 from debugtutor.sandbox import (
+    CompareMode,
     Language,
     LeetCodeCall,
     LeetCodeRequest,
@@ -186,6 +187,26 @@ def rank_lines(
     )
 
 
+def compiled_localizer(
+    calls: Sequence[LeetCodeCall],
+    language: Language,
+    method: str | None,
+    *,
+    per_test_s: float = 1.0,
+    compare: CompareMode = "exact",
+) -> Callable[[str], Awaitable[list[int]]]:
+    """The repair search's ``localize`` for C++/Java: a variant of the program ranked on its own compile and run."""
+    from debugtutor.analysis.clike.execution import acollect_compiled_facts
+
+    async def localize_variant(source: str) -> list[int]:
+        variant = await acollect_compiled_facts(source, calls, language, method=method, per_test_s=per_test_s,  # type: ignore[arg-type]
+                                                compare=compare)  # fmt: skip
+        facts = variant.facts if variant.compiled else None
+        return [item.line for item in rank_lines(source, facts, variant.diagnostics, language=language)]
+
+    return localize_variant
+
+
 async def _aanalyze_compiled(
     code: str,
     calls: Sequence[LeetCodeCall],
@@ -222,11 +243,6 @@ async def _aanalyze_compiled(
     if budget.repair_seconds <= 0 or not calls or test_report is None or test_report.status == Status.passed:
         return report
 
-    async def localize_variant(source: str) -> list[int]:
-        variant = await acollect_compiled_facts(source, calls, language, method=method, per_test_s=per_test)  # type: ignore[arg-type]
-        variant_facts = variant.facts if variant.compiled else None
-        return [item.line for item in rank_lines(source, variant_facts, variant.diagnostics, language=language)]
-
     search = await arepair(
         code,
         leetcode_calls=calls,
@@ -239,7 +255,7 @@ async def _aanalyze_compiled(
             per_test_s=per_test,
             batch_size=32,
         ),
-        localize=localize_variant,
+        localize=compiled_localizer(calls, language, method, per_test_s=per_test),
     )
     report.repair_search = search
     report.repair = search.best

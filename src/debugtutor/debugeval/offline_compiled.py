@@ -35,7 +35,7 @@ from debugtutor.analysis.clike.harness import CallOutcome, Variant, arun_variant
 from debugtutor.analysis.clike.nulls import NULL_FAILURES, is_null_failure, null_origins
 from debugtutor.analysis.clike.repair import CompiledVerifier
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
-from debugtutor.analysis.engine import rank_lines
+from debugtutor.analysis.engine import compiled_localizer, rank_lines
 from debugtutor.analysis.examples import example_calls, example_method, input_rules, perturb_calls
 from debugtutor.analysis.execution import ExecutionFacts
 from debugtutor.analysis.repair import Repair, RepairBudget, RepairSearch, arepair
@@ -125,12 +125,6 @@ async def compiled_program(
         ranked=ranked,
     )
     passes = found.compiled and bool(found.outcomes) and not program.failing
-
-    async def localize(source: str) -> list[int]:
-        variant = await acollect_compiled_facts(source, calls, language, method=method, compare=compare)  # type: ignore[arg-type]
-        facts = variant.facts if variant.compiled else None
-        return [item.line for item in rank_lines(source, facts, variant.diagnostics, language=language)]  # type: ignore[arg-type]
-
     if repair_seconds > 0 and not passes and (calls or not found.compiled):
         program.search = await arepair(
             code,
@@ -140,7 +134,7 @@ async def compiled_program(
             suspicious_lines=ranked,
             budget=RepairBudget(max_seconds=repair_seconds, max_executions=3000, batch_size=32, per_test_s=1.0),
             compare=compare,
-            localize=localize,
+            localize=compiled_localizer(calls, language, method, compare=compare),  # type: ignore[arg-type]
         )
     return program
 

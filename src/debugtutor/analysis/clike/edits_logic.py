@@ -25,6 +25,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     BLOCK_TYPES,
     FUNCTION_TYPES,
     LOOP_TYPES,
+    STATEMENT_TYPES,
     call_parts,
     enclosing,
     function_signature,
@@ -164,9 +165,7 @@ def parallel_comparison_edits(ctx: EditContext) -> Iterator[Candidate]:
         operator = operator_token(node)
         if operator is None or operator.type not in COMPARISON_SWAPS or not ctx.wanted(line_of(operator)):
             continue
-        statement = node
-        while statement.parent is not None and not statement.type.endswith("statement"):
-            statement = statement.parent
+        statement = enclosing(node, STATEMENT_TYPES[ctx.language]) or node
         by_statement.setdefault((statement.start_byte, operator.type), []).append(operator)
     for (_, old), operators in by_statement.items():
         if len(operators) < 2:
@@ -537,9 +536,7 @@ def index_for_element_edits(ctx: EditContext) -> Iterator[Candidate]:
             index = arguments.named_children[0] if arguments.named_children else None
         if index is None or index.type != "identifier":
             continue
-        statement = node
-        while statement.parent is not None and not statement.type.endswith(("statement", "declaration")):
-            statement = statement.parent
+        statement = enclosing(node, STATEMENT_TYPES[ctx.language]) or node
         text = ctx.tree.text(node)
         twice = ctx.tree.text(statement).count(text) > 1
         yield ctx.edit_node(P_MID if twice else P_LAST, "index_for_element", "logic", node, ctx.tree.text(index),
