@@ -13,10 +13,12 @@ from debugtutor.analysis.execution import ExecutionFacts, TestRun
 from debugtutor.analysis.repair import (
     RepairBudget,
     _Candidate,
+    _closer,
     _moved_on,
     _progress_desc,
     _search,
     _Verdict,
+    answer_closeness,
     changed_original_lines,
     repair,
     unified_diff,
@@ -166,6 +168,58 @@ def test_a_crash_that_moves_to_a_later_line_is_progress(scripted_proposer: Any, 
     # made the tests crash earlier
     result = run_search(FIB, CrashingVerifier(), proposer, lines=[2, 3, 4], max_bases=1)
     assert result.best is not None and sorted(edit.line for edit in result.best.edits) == [3, 4]
+
+
+class NearingVerifier:
+    """Both tests of FIB fail until ``range(1,`` and ``b + a`` are both in; ``range(1,`` alone brings the answers
+    nearer (the right length, one element wrong), the ``- k +`` fillers move them elsewhere."""
+
+    async def __call__(self, sources: list[str], seconds: float, full_time: bool = True) -> list[_Verdict]:
+        verdicts = []
+        for source in sources:
+            expected = [1, 1, 2, 3]
+            if "range(1," in source:
+                answer = expected if "b + a" in source else [1, 1, 2, 4]
+            else:
+                answer = [0, 9] if " - " in source else [5, 5, 5, 5, 5]
+            passed = 2 if answer == expected else 0
+            closeness = (answer_closeness(answer, expected),) * 2
+            verdicts.append(_Verdict(passed, 2, compiles=True, stops=(None, None), closeness=closeness))
+        return verdicts
+
+
+def test_answers_that_come_nearer_make_a_base_before_the_edits_that_changed_nothing(
+    scripted_proposer: Any, replacement: Any
+) -> None:
+    fillers = [replacement(2, "0, 1", f"0, {k} - {k} + 1") for k in range(6)]
+    mends = [replacement(3, "range(0,", "range(1,"), replacement(4, "a + b", "b + a")]
+    # one base only: the edit whose answers came nearer, though it passes no more tests than the fillers
+    result = run_search(FIB, NearingVerifier(), scripted_proposer([*fillers, *mends]), lines=[2, 3, 4], max_bases=1)
+    assert result.best is not None and sorted(edit.line for edit in result.best.edits) == [3, 4]
+
+
+def test_answer_closeness_orders_wrong_answers_by_how_near_they_are() -> None:
+    assert answer_closeness([1, 2, 3], [1, 2, 3]) == 1.0
+    assert answer_closeness([1, 2, 4], [1, 2, 3]) > answer_closeness([1, 5, 4], [1, 2, 3]) > 0.0
+    assert answer_closeness([3, 2, 1], [1, 2, 3], unordered=True) == pytest.approx(0.99)
+    assert answer_closeness(11, 10) > answer_closeness(100, 10) > answer_closeness(10**9, 10) > 0.0
+    assert answer_closeness(1.0, 1) == pytest.approx(0.5)  # equal value, other type: not a pass
+    assert answer_closeness("abd", "abc") > answer_closeness("xyz", "abc") == 0.0
+    assert answer_closeness(True, False) == answer_closeness("1", 1) == 0.0
+    assert answer_closeness(float("inf"), 3) == 0.0
+
+
+def test_closer_needs_as_many_passes_and_no_new_crash() -> None:
+    def verdict(passed: int, closeness: tuple[float, ...], stops: tuple[int | None, ...] = (None, None)) -> _Verdict:
+        return _Verdict(passed, 2, compiles=True, stops=stops, closeness=closeness)
+
+    before = verdict(0, (0.2, 0.0), stops=(None, 5))
+    assert _closer(verdict(0, (0.3, 0.0), stops=(None, 5)), before)
+    assert _closer(verdict(0, (0.2, 0.1)), before)  # the crashed test returns now
+    assert not _closer(verdict(0, (0.6, 0.0), stops=(None, 7)), before)  # it crashes elsewhere
+    assert not _closer(verdict(0, (0.2, 0.0), stops=(None, 5)), before)  # no nearer
+    assert not _closer(verdict(1, (1.0, 0.0), stops=(None, 5)), before)  # more passes: progress of another kind
+    assert not _closer(verdict(0, ()), before)  # the verifier does not say
 
 
 def test_moved_on_needs_every_test_no_worse(scripted_proposer: Any, replacement: Any) -> None:

@@ -25,6 +25,7 @@ import difflib
 import hashlib
 import itertools
 import json
+import math
 import time
 import warnings
 from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator, Sequence
@@ -57,6 +58,8 @@ CANDIDATE_LOAD_S = 2.0
 RELOCALIZED_BASES = 2  # bases whose lines are ranked again (one localization run each)
 RELOCALIZED_SHARE = 4  # how many candidates such a base gets for each one another base gets
 MAX_PAIRED = 8  # single edits that passed more examples, each two of which are tried together
+CLOSER_BASES = 4  # past the first level, bases whose answers only came nearer the expected ones (see _closer)
+CLOSENESS_ITEMS = 400  # list elements or characters an answer is compared on (the comparison is quadratic)
 
 
 class EditLike(Protocol):
@@ -175,10 +178,49 @@ class _Verdict:
     stops: tuple[int | None, ...] = ()
     """Per test, in order, where a test that did not return stopped: the program's line (0 when the runner could not
     tell), None for a test that returned an answer, right or wrong. Empty when the verifier does not say."""
+    closeness: tuple[float, ...] = ()
+    """Per test, in order, how near its answer came to the expected one (:func:`answer_closeness`; 1 passed, 0
+    no answer). Empty when the verifier does not say."""
 
     @property
     def all_passed(self) -> bool:
         return self.compiles and self.total > 0 and self.passed == self.total
+
+
+def answer_closeness(actual: Any, expected: Any, *, unordered: bool = False) -> float:
+    """How near a wrong answer is to the expected one, from 0 to 1 (equal answers only): numbers by the logarithm
+    of their gap, strings and lists by the share of characters or elements they have in the same order (``unordered``:
+    a list's elements are compared sorted). An answer of another type, or a wrong boolean, is 0."""
+    if actual == expected and type(actual) is type(expected):
+        return 1.0
+    if isinstance(actual, bool) or isinstance(expected, bool):
+        return 0.0
+    if isinstance(actual, int | float) and isinstance(expected, int | float):
+        gap = abs(float(actual) - float(expected))
+        return 1.0 / (2.0 + math.log1p(gap)) if math.isfinite(gap) else 0.0
+    if isinstance(actual, str) and isinstance(expected, str):
+        pair = (actual[:CLOSENESS_ITEMS], expected[:CLOSENESS_ITEMS])
+        return 0.99 * difflib.SequenceMatcher(None, *pair, autojunk=False).ratio()
+    if isinstance(actual, list) and isinstance(expected, list):
+        mine, theirs = ([json.dumps(item, sort_keys=True) for item in side] for side in (actual, expected))
+        if unordered:
+            mine, theirs = sorted(mine), sorted(theirs)
+        matcher = difflib.SequenceMatcher(None, mine[:CLOSENESS_ITEMS], theirs[:CLOSENESS_ITEMS], autojunk=False)
+        return 0.99 * matcher.ratio()
+    return 0.0
+
+
+def _closer(verdict: _Verdict | None, before: _Verdict | None) -> bool:
+    """Progress that passes no more tests: every test stops where it did (or returns now) and the answers, taken
+    together, came nearer the expected ones. Two faults in the way of the same tests fail them until both are
+    mended; the answers of the edit that mends one of them often move toward the expected ones."""
+    if verdict is None or before is None or not verdict.closeness or len(verdict.closeness) != len(before.closeness):
+        return False
+    if verdict.passed != before.passed or len(verdict.stops) != len(before.stops):
+        return False
+    if any(now is not None and now != then for now, then in zip(verdict.stops, before.stops, strict=True)):
+        return False
+    return sum(verdict.closeness) > sum(before.closeness) + 1e-9
 
 
 @dataclass
@@ -513,8 +555,11 @@ async def _deeper_edits(
         # an edit on top of a base that passes more tests than the base did, or gets further in a test that
         # crashed (see _moved_on), is progress worth building on
         progress: list[_Candidate] = []
+        closer: list[_Candidate] = []
 
-        async def judge(candidate: _Candidate, progress: list[_Candidate] = progress) -> None:
+        async def judge(
+            candidate: _Candidate, progress: list[_Candidate] = progress, closer: list[_Candidate] = closer
+        ) -> None:
             if await search.record_if_fixed(candidate):
                 return
             verdict = candidate.verdict
@@ -522,6 +567,8 @@ async def _deeper_edits(
                 return
             if verdict.passed > candidate.base_passed or _moved_on(candidate, candidate.base):
                 progress.append(candidate)
+            elif candidate.base is not None and _closer(verdict, candidate.base.verdict):
+                closer.append(candidate)
 
         streams, shares = [], []
         # (a base with as many edits as this level's candidates, a pair tried together, waits for the next level)
@@ -536,7 +583,9 @@ async def _deeper_edits(
             # a base ranked again on what it does is searched faster than the others
             shares.append(RELOCALIZED_SHARE if base.source in localized else 1)
         await search.run_batches(_interleave(streams, chunk=6, shares=shares), judge)
-        bases = sorted(waiting + progress, key=_progress_desc)[: budget.max_bases]
+        # (answers that only came nearer are weaker evidence: a few such bases, after the ones that passed more)
+        nearer = sorted(closer, key=_closeness_desc)[:CLOSER_BASES]
+        bases = (sorted(waiting + progress, key=_progress_desc) + nearer)[: budget.max_bases]
 
 
 async def _search(
@@ -571,6 +620,7 @@ async def _search(
     # single edits by what they did: more tests pass, as many pass, fewer pass (still worth a second edit when
     # two faults mask each other)
     improvers: list[_Candidate] = []
+    closer: list[_Candidate] = []
     neutral: list[_Candidate] = []
     others: list[_Candidate] = []
 
@@ -585,6 +635,8 @@ async def _search(
             ended_timeout.append(candidate)
         if verdict.passed > base_verdict.passed or not compiles or ends_now or _moved_on(candidate, original):
             improvers.append(candidate)
+        elif _closer(verdict, base_verdict):
+            closer.append(candidate)
         elif verdict.passed == base_verdict.passed and verdict.total:
             neutral.append(candidate)
         elif verdict.total:
@@ -610,6 +662,7 @@ async def _search(
     bases = (
         sorted(combined, key=_progress_desc)
         + sorted(improvers, key=_progress_desc)
+        + sorted(closer, key=_closeness_desc)
         + neutral
         + sorted(others, key=_passed_desc)
     )[: budget.max_bases]
@@ -692,6 +745,10 @@ def _progress_desc(candidate: _Candidate) -> tuple[int, int]:
     if verdict is None:
         return (0, 0)
     return (-verdict.passed, -sum(1 for stop in verdict.stops if stop is None))
+
+
+def _closeness_desc(candidate: _Candidate) -> float:
+    return -sum(candidate.verdict.closeness) if candidate.verdict is not None else 0.0
 
 
 def _passed_desc(candidate: _Candidate) -> int:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import re
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
@@ -25,7 +26,14 @@ from typing import Literal
 
 from debugtutor.analysis.clike.diagnostics import compiler_diagnostics, pattern_diagnostics
 from debugtutor.analysis.clike.edits import blocks_compilation, candidate_edits
-from debugtutor.analysis.clike.harness import CPP_COMPILE, Variant, arun_variants, same_compile, signature_of
+from debugtutor.analysis.clike.harness import (
+    CPP_COMPILE,
+    CallOutcome,
+    Variant,
+    arun_variants,
+    same_compile,
+    signature_of,
+)
 from debugtutor.analysis.clike.smells import smell_mends
 from debugtutor.analysis.clike.syntax_tree import (
     FUNCTION_TYPES,
@@ -45,6 +53,7 @@ from debugtutor.analysis.repair import (
     _line_map,
     _search,
     _Verdict,
+    answer_closeness,
     changed_original_lines,
     merge_edits,
     unified_diff,
@@ -207,13 +216,23 @@ class CompiledVerifier:
                 None if call.status in (Status.passed, Status.failed) else call.error_line or 0 for call in result.calls
             )
             verdict = _Verdict(result.passed, len(self.calls), compiles=True, known=known and not timed_out,
-                               timed_out=timed_out, stops=stops)  # fmt: skip
+                               timed_out=timed_out, stops=stops,
+                               closeness=tuple(self._closeness(call) for call in result.calls))  # fmt: skip
             if known and timed_out and full_time:
                 # a program that ran out of its full time runs out of it again: asked twice (the search asks for the
                 # program it starts from), it is not compiled and run twice
                 self.verdicts[source] = verdict
             verdicts.append(verdict)
         return verdicts
+
+    def _closeness(self, call: CallOutcome) -> float:
+        if call.status == Status.passed:
+            return 1.0
+        if call.status != Status.failed or call.actual is None or call.expected is None:
+            return 0.0
+        return answer_closeness(
+            json.loads(call.actual), json.loads(call.expected), unordered=self.compare == "unordered"
+        )
 
     def _defines_method(self, source: str) -> bool:
         """Whether ``source`` still defines the method the judge calls (an edit that deleted it cannot be a fix,
