@@ -245,6 +245,11 @@ def test_bases_that_pass_as_many_tests_are_ordered_by_how_many_tests_return() ->
     bases = [base("crashes", 0, (4, 4, 4)), base("returns", 0, (None, None, 4)), base("passes", 1, (None, 4, 4)),
              base("unknown", 0, ())]  # fmt: skip
     assert [b.source for b in sorted(bases, key=_progress_desc)] == ["passes", "returns", "crashes", "unknown"]
+    far, near = (
+        _Candidate(name, [], verdict=_Verdict(1, 3, compiles=True, stops=(None,) * 3, closeness=(1.0, value, 0.1)))
+        for name, value in (("far", 0.2), ("near", 0.7))
+    )
+    assert [b.source for b in sorted([far, near], key=_progress_desc)] == ["near", "far"]
 
 
 def test_non_compiling_and_duplicate_candidates_are_not_run(scripted_proposer: Any, replacement: Any) -> None:

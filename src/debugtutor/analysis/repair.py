@@ -738,13 +738,14 @@ def _moved_on(candidate: _Candidate, base: _Candidate | None) -> bool:
     return moved
 
 
-def _progress_desc(candidate: _Candidate) -> tuple[int, int]:
+def _progress_desc(candidate: _Candidate) -> tuple[int, int, float]:
     """A base's sort key, most promising first: tests passed, then tests that return an answer (a program that
-    crashed everywhere and now returns, still wrong, has got past one of its faults)."""
+    crashed everywhere and now returns, still wrong, has got past one of its faults), then how near the answers
+    came to the expected ones."""
     verdict = candidate.verdict
     if verdict is None:
-        return (0, 0)
-    return (-verdict.passed, -sum(1 for stop in verdict.stops if stop is None))
+        return (0, 0, 0.0)
+    return (-verdict.passed, -sum(1 for stop in verdict.stops if stop is None), -sum(verdict.closeness))
 
 
 def _closeness_desc(candidate: _Candidate) -> float:
