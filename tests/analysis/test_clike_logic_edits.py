@@ -199,3 +199,27 @@ public:
     assert added[0].source.split("\n")[9] == "    return memo[i] = found; }"
     java = "class A {\n    int f(int n) {\n        int total = n * 2;\n        return total;\n    }\n}\n"
     assert not [e for e in candidate_edits(java, "java") if e.operator == "add_missing_return"]
+
+
+def test_a_computed_start_value_may_be_put_back_to_zero() -> None:
+    cpp = """class Solution {
+public:
+    int f(vector<int>& nums, vector<vector<int>>& dp) {
+        int n = nums.size();
+        int cnt = n;
+        dp[0][0] = INT_MAX - 1;
+        string s = "a";
+        for (int i = 0; i < n; i++) cnt = cnt + nums[i];
+        return cnt;
+    }
+};
+"""
+    reset = [e.description for e in candidate_edits(cpp, "cpp") if e.operator == "reset_value"]
+    # not the size read from a call, the string, the literal loop start or the update that reads what it sets
+    assert reset == ["line 5: 'n' -> '0'", "line 6: 'INT_MAX - 1' -> '0'"]
+    java = "class Solution {\n    int f(int[] a) {\n        int n = a.length;\n        int k = n;\n"
+    java += "        return k;\n    }\n}\n"
+    reset = [e for e in candidate_edits(java, "java") if e.operator == "reset_value"]
+    assert [e.description for e in reset] == ["line 4: 'n' -> '0'"]
+    assert reset[0].source.split("\n")[3].strip() == "int k = 0;"
+    assert not [e for e in candidate_edits(java, "java", direction="mutate") if e.operator == "reset_value"]

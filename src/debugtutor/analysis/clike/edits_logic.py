@@ -1,8 +1,8 @@
 """Logic edit operators for C++ and Java over the tree-sitter tree, shared by repair and mutation (most are their
 own inverse): comparison, arithmetic, compound-assignment, increment and boolean operator swaps, negation, +-1 on
 constants, indices and bounds, swapped library calls (``min``/``max``, ``begin``/``end`` ...), swapped variables
-and members, statement deletion, swap and ``break``/``continue``, a call dropped from the middle of a chain, and a
-name exchanged between two statements that differ in it alone."""
+and members, statement deletion, swap and ``break``/``continue``, a call dropped from the middle of a chain, a
+name exchanged between two statements that differ in it alone, and a computed start value put back to zero."""
 
 from __future__ import annotations
 
@@ -706,6 +706,60 @@ def missing_return_edits(ctx: EditContext) -> Iterator[Candidate]:
 MIRROR_WINDOW = 12
 
 
+_RESET_BLOCKERS = frozenset({
+    "call_expression", "method_invocation", "new_expression", "object_creation_expression", "array_creation_expression",
+    "lambda_expression", "string_literal", "character_literal", "initializer_list", "array_initializer",
+    "field_access", "field_expression",
+})  # fmt: skip
+
+
+def _resettable(ctx: EditContext, value: Node) -> bool:
+    """A short number-valued expression made of names and operators (``n``, ``INT_MAX - 1``, ``a[i] + b``): what a
+    value that should start from zero was written as. A literal is :func:`constant_edits`' to change."""
+    if value.type in _NUMBER_TYPES or len(ctx.tree.text(value)) > 40:
+        return False
+    for node in ctx.tree.walk(value):
+        if node.type in _RESET_BLOCKERS:
+            return False
+        if node.type == "identifier" and ctx.value_kinds.get(ctx.tree.text(node), "number") != "number":
+            return False
+    return True
+
+
+def _reset_target(ctx: EditContext, node: Node) -> tuple[Node | None, Node | None]:
+    """(the number-valued name or element, its value) of a declaration or of a plain ``=`` statement."""
+    if node.type != "assignment_expression":
+        name = node.child_by_field_name("declarator") or node.child_by_field_name("name")
+        return name, node.child_by_field_name("value")
+    operator = operator_token(node)
+    if operator is None or operator.type != "=" or node.parent is None or node.parent.type != "expression_statement":
+        return None, None
+    return node.child_by_field_name("left"), node.child_by_field_name("right")
+
+
+def reset_value_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """A number given a computed start where it should start from zero (``int cnt = n;`` for a counter,
+    ``dp[i][j] = INT_MAX - 1;`` for a cell the problem fixes at 0): the declared or assigned value becomes ``0``.
+    Repair only, and tried last at its line; an update that reads what it sets (``s = s + x``) is left alone."""
+    if ctx.direction != "repair":
+        return
+    for node in ctx.tree.named("init_declarator", "variable_declarator", "assignment_expression"):
+        target, value = _reset_target(ctx, node)
+        if target is None or value is None or not ctx.wanted(line_of(value)):
+            continue
+        if target.type == "identifier":
+            if ctx.value_kinds.get(ctx.tree.text(target)) != "number":
+                continue
+        elif target.type not in ("subscript_expression", "array_access"):
+            continue
+        reads = {ctx.tree.text(part) for part in ctx.tree.walk(value) if part.type == target.type}
+        if ctx.tree.text(target) in reads or enclosing(node, FUNCTION_TYPES) is None:
+            continue
+        if _resettable(ctx, value):
+            yield ctx.edit_node(P_LAST, "reset_value", "logic", value, "0", f"'{_short(ctx.tree.text(value))}' -> '0'",
+                                "variable error")  # fmt: skip
+
+
 def _leaves(node: Node) -> list[Node]:
     if node.child_count == 0:
         return [node]
@@ -753,4 +807,5 @@ LOGIC_OPERATORS = (
     pointer_hop_edits,
     missing_return_edits,
     mirrored_name_edits,
+    reset_value_edits,
 )
