@@ -7,8 +7,10 @@ tests in :mod:`debugtutor.sandbox` (assert tests, or LeetCode calls with expecte
 1. single edits, ordered by line suspiciousness and by the operators' own plausibility order;
 2. double edits: a second edit on top of the single edits that looked like progress (more tests passing, a
    program that now compiles where the original did not, or, in C++ and Java, tests that crashed getting further;
-   then those that kept as many tests passing), each re-localized when its lines moved or the original never ran;
-3. with the budget left, a third edit on top of the double edits that made such progress over their base.
+   then, in C++ and Java, those whose wrong answers came nearer the expected ones; then those that kept as many
+   tests passing), each re-localized when its lines moved or the original never ran;
+3. with the budget left, a third edit on top of the double edits that made such progress over their base (and on
+   a few whose answers only came nearer).
 
 Candidates that do not compile, or that compile to the same program as one already tried, are dropped before
 running; verdicts are cached by the hash of the normalized program. For assert tests, candidates are checked in
