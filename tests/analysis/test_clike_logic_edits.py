@@ -219,7 +219,7 @@ public:
     assert reset == ["line 5: 'n' -> '0'", "line 6: 'INT_MAX - 1' -> '0'"]
     java = "class Solution {\n    int f(int[] a) {\n        int n = a.length;\n        int k = n;\n"
     java += "        return k;\n    }\n}\n"
-    reset = [e for e in candidate_edits(java, "java") if e.operator == "reset_value"]
-    assert [e.description for e in reset] == ["line 4: 'n' -> '0'"]
-    assert reset[0].source.split("\n")[3].strip() == "int k = 0;"
+    edits = [e for e in candidate_edits(java, "java") if e.operator == "reset_value"]
+    assert [e.description for e in edits] == ["line 4: 'n' -> '0'"]
+    assert edits[0].source.split("\n")[3].strip() == "int k = 0;"
     assert not [e for e in candidate_edits(java, "java", direction="mutate") if e.operator == "reset_value"]
