@@ -7,7 +7,9 @@ measures the development half instead, for working on the rules without looking 
 with ``--exclude-sample`` draws a fresh sample of it, sharing no item with the sample the rules were written on),
 draws a seeded sample of ``--per-task`` instances per task and language, and answers each through the same views
 and scorer as ``debugtutor debugeval eval --solver offline``. Code Repair instances are built for a seeded sample
-of the split's problems only (deriving C++/Java tests compiles every oracle). Trivial baselines on the same items:
+of the split's problems only (deriving C++/Java tests compiles every oracle), one bug per problem; a problem whose
+bug was measured before (``--exclude``, ``--exclude-sample``) gives another of its bugs, so once the development
+half's problems are used up a fresh sample holds fresh bugs of problems already seen. Trivial baselines on the same items:
 
 * Bug Localization, Bug Identification: always the most frequent gold letter of the sample.
 * Code Review: the solver's own tie-break alone (a stable coin flip on the two texts, both orders).
@@ -230,7 +232,8 @@ def select(
                 tests_cache=args.tests_cache,
                 workers=2,
             )
-            subset = [i for i in pool if i.slug in chosen]
+            # a problem whose sampled bug was measured before offers another of its bugs (fresh bugs, seen problem)
+            subset = [i for i in pool if i.slug in chosen and f"code-repair:{i.uid}" not in measured]
             _, built, _ = build_from_debugbench(subset, repair_settings)
             built = [
                 r
