@@ -231,6 +231,15 @@ public:
     assert not any(e.operator in ("close_brackets", "close_bracket") for e in candidate_edits(roots, "cpp"))
 
 
+@pytest.mark.parametrize("wrong", [")", "]"])
+def test_a_block_closed_by_a_bracket_of_the_wrong_kind_gets_its_brace(wrong: str) -> None:
+    lines = COUNTER.split("\n")
+    assert lines[8].strip() == "}"  # the first loop's closing brace
+    lines[8] = lines[8].replace("}", wrong)
+    assert COUNTER in _sources("\n".join(lines), "cpp")
+    assert not any(e.operator == "closer_kind" for e in candidate_edits(COUNTER, "cpp"))
+
+
 def test_a_brace_after_code_that_closes_a_block_early_is_dropped() -> None:
     early = COUNTER.replace("above++;", "above++;}", 1)
     assert COUNTER in _sources(early, "cpp")

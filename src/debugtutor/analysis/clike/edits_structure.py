@@ -8,7 +8,8 @@ where it is:
   line without a ``}`` there is closed at that point (all such points at once, and each alone); a loop or ``if``
   header with an indented body and a ``}`` at its own indentation gets the ``{`` it lacks;
 * **brackets closed where the code shows they end**: ``par[u)`` and ``size[v;`` (all such lines at once), and a
-  ``}`` after code on its line dropped when the program has more ``}`` than ``{``;
+  ``}`` after code on its line dropped when the program has more ``}`` than ``{``, and a closer of the wrong kind
+  (a block's ``}`` typed as ``)``) given the kind its opener wants;
 * **code hidden in a block comment** (``/* for (...) { ... }*/``) is uncommented, and a ``/*`` that never closes
   dropped, when a brace error says the structure is broken;
 * **text after the last class** that is not code (prose, markup) is blanked when the compiler complains there;
@@ -136,6 +137,28 @@ def mismatched_bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[
     for line, offset, closer in inserts:
         yield ctx.replace_span(P_FIRST, "close_bracket", "syntax", line, offset, offset, closer, f"add '{closer}'",
                                "unclosed parentheses")  # fmt: skip
+
+
+def wrong_closer_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """Give a closing bracket of the wrong kind the kind its opener wants (a loop's ``}`` typed as ``)``,
+    ``f(x]``): the first few places where the program's brackets, read in order, stop matching."""
+    closer_of = {"{": "}", "(": ")", "[": "]"}
+    stack: list[str] = []
+    found = 0
+    for token in lexed.all:
+        if token.kind != "symbol":
+            continue
+        if token.text in closer_of:
+            stack.append(token.text)
+        elif token.text in ("}", ")", "]") and stack:
+            wanted = closer_of[stack.pop()]
+            if wanted != token.text:
+                # read on as if it matched: a second mismatch further down is then a mistake of its own
+                yield ctx.replace_span(P_HIGH, "closer_kind", "syntax", token.line, token.start, token.end, wanted,
+                                       f"'{token.text}' -> '{wanted}'", "unclosed parentheses")  # fmt: skip
+                found += 1
+                if found >= 3:
+                    return
 
 
 def stray_brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
@@ -406,6 +429,7 @@ def structure_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
     yield from indentation_brace_repairs(ctx, lexed)
     yield from opening_brace_repairs(ctx, lexed)
     yield from mismatched_bracket_repairs(ctx, lexed)
+    yield from wrong_closer_repairs(ctx, lexed)
     yield from stray_brace_repairs(ctx, lexed)
     yield from error_line_phrase_repairs(ctx)
     yield from commented_code_repairs(ctx, lexed)
