@@ -240,6 +240,59 @@ def test_a_block_closed_by_a_bracket_of_the_wrong_kind_gets_its_brace(wrong: str
     assert not any(e.operator == "closer_kind" for e in candidate_edits(COUNTER, "cpp"))
 
 
+WINDOW = {
+    "cpp": """class Solution {
+public:
+    int countBelow(vector<int>& nums, int k) {
+        int i = 0, product = 1, result = 0;
+        for (int j = 0; j < nums.size(); j++) {
+            product *= nums[j];
+            while (i <= j && product >= k) {
+                product /= nums[i];
+                i++;
+            }
+            result += j - i + 1;
+        }
+        return result;
+    }
+};
+""",
+    "java": """class Solution {
+    public int countBelow(int[] nums, int k) {
+        int i = 0, product = 1, result = 0;
+        for (int j = 0; j < nums.length; j++) {
+            product *= nums[j];
+            while (i <= j && product >= k) {
+                product /= nums[i];
+                i++;
+            }
+            result += j - i + 1;
+        }
+        return result;
+    }
+}
+""",
+}
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_semicolon_that_empties_a_loop_is_dropped(language: str) -> None:
+    good = WINDOW[language]
+    emptied = good.replace("product >= k) {", "product >= k);\n            {")
+    dropped = [e.source for e in candidate_edits(emptied, language) if e.operator == "drop_empty_body"]  # type: ignore[arg-type]
+    assert good.replace("product >= k) {", "product >= k)\n            {") in dropped
+    assert not any(e.operator == "drop_empty_body" for e in candidate_edits(good, language))  # type: ignore[arg-type]
+
+
+def test_a_foreign_constant_qualifier_is_translated_or_dropped() -> None:
+    good = WINDOW["java"].replace("int i = 0, product", "int i;\n        i = 0;\n        int product")
+    qualified = good.replace("int i;", "const int i;")
+    sources = _sources(qualified, "java")
+    assert good in sources  # dropped: a Java final local cannot be assigned later in a loop
+    assert good.replace("int i;", "final int i;") in sources
+    assert not any(e.operator == "drop_keyword" for e in candidate_edits(good, "java"))
+
+
 def test_a_brace_after_code_that_closes_a_block_early_is_dropped() -> None:
     early = COUNTER.replace("above++;", "above++;}", 1)
     assert COUNTER in _sources(early, "cpp")

@@ -323,7 +323,8 @@ def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
         if body is None:
             continue
         header_line = line_of(node)
-        if body.type == "expression_statement" and ctx.tree.text(body).strip() == ";":
+        # C++ reads the lone ';' as an empty expression statement, Java's grammar as the bare ';' token
+        if body.type in ("expression_statement", ";") and ctx.tree.text(body).strip() == ";":
             if ctx.wanted(header_line) or ctx.wanted(line_of(body)):
                 yield ctx.delete_node(P_HIGH, "drop_empty_body", "syntax", body, "drop the ';' that ends the header",
                                       "illegal separation")  # fmt: skip
@@ -577,6 +578,12 @@ def foreign_word_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candid
         if new or token.text in ("print", "println"):
             yield ctx.replace_span(P_HIGH, "translate_keyword", "reference", token.line, token.start, token.end, new,
                                    f"'{token.text}' -> '{new}'", "illegal keywords")  # fmt: skip
+        if new in ("const", "final"):
+            # the other language's constant qualifier may not have been meant at all: a Java ``final`` local is
+            # assigned once, so ``const int mid;`` assigned in a loop compiles only without it
+            end = token.end + len(ctx.source[token.end :]) - len(ctx.source[token.end :].lstrip(" \t"))
+            yield ctx.replace_span(P_HIGH, "drop_keyword", "reference", token.line, token.start, end, "",
+                                   f"drop '{token.text}'", "illegal keywords")  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------------------------
