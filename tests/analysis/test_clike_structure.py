@@ -293,6 +293,29 @@ def test_a_foreign_constant_qualifier_is_translated_or_dropped() -> None:
     assert not any(e.operator == "drop_keyword" for e in candidate_edits(good, "java"))
 
 
+def test_a_bracket_and_a_brace_missing_far_apart_are_both_restored_in_one_round() -> None:
+    """No single edit balances the program: closing the ``[`` leaves the class brace open, restoring the loop's
+    ``}`` leaves the ``[`` mismatched. Each edit is kept for its own error site (javac names both: the ``[`` and
+    the end of the file) and the round merges them."""
+    language = "java"
+    good = WINDOW[language]
+    lines = good.split("\n")
+    closer = next(n for n, text in enumerate(lines) if text.strip() == "i++;") + 1
+    assert lines[closer].strip() == "}"
+    lines[closer] = ""
+    broken = "\n".join(lines).replace("product *= nums[j];", "product *= nums[j;")
+    calls = [
+        LeetCodeCall(args={"nums": [10, 5, 2, 6], "k": 100}, expected=8),
+        LeetCodeCall(args={"nums": [1, 2, 3], "k": 0}, expected=0),
+    ]
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
+    search = asyncio.run(arepair_compiled(broken, calls, language=language, method="countBelow", budget=budget))
+    assert search.best is not None
+    assert "nums[j];" in search.best.source
+    assert search.best.source.count("{") == search.best.source.count("}")
+    assert search.executions < 40  # the compile-fix round, not the general search, found it
+
+
 def test_a_brace_after_code_that_closes_a_block_early_is_dropped() -> None:
     early = COUNTER.replace("above++;", "above++;}", 1)
     assert COUNTER in _sources(early, "cpp")

@@ -307,7 +307,15 @@ def _balanced_but_elsewhere(edit: Edit, errors: list[int], site: int) -> bool:
         return False
     if edit.operator in REVEALING_OPERATORS and left[0] > site + 1:
         return True
-    return any(abs(left[0] - other) <= 1 and abs(other - site) > 2 for other in errors)
+    # the mismatch may lie at either end: where a closer met the wrong opener or where that opener stands, and a
+    # bracket that never closes is what a compiler reports where the file ends
+    places = {left[0]}
+    opened = re.search(r"opened on line (\d+)", left[1])
+    if opened is not None:
+        places.add(int(opened.group(1)))
+    if left[1].endswith("never closes"):
+        places.add(len(edit.source.rstrip("\n").split("\n")))
+    return any(abs(place - other) <= 1 and abs(other - site) > 2 for place in places for other in errors)
 
 
 def _cover(clearing: list[tuple[Edit, set[int]]]) -> list[Edit]:
