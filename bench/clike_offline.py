@@ -9,7 +9,8 @@ draws a seeded sample of ``--per-task`` instances per task and language, and ans
 and scorer as ``debugtutor debugeval eval --solver offline``. Code Repair instances are built for a seeded sample
 of the split's problems only (deriving C++/Java tests compiles every oracle), one bug per problem; a problem whose
 bug was measured before (``--exclude``, ``--exclude-sample``) gives another of its bugs, so once the development
-half's problems are used up a fresh sample holds fresh bugs of problems already seen. Trivial baselines on the same items:
+half's problems are used up a fresh sample holds fresh bugs of problems already seen. Trivial baselines on the same
+items:
 
 * Bug Localization, Bug Identification: always the most frequent gold letter of the sample.
 * Code Review: the solver's own tie-break alone (a stable coin flip on the two texts, both orders).
