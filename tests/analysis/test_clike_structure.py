@@ -9,6 +9,7 @@ import pytest
 
 from debugtutor.analysis.clike.edits import candidate_edits
 from debugtutor.analysis.clike.repair import arepair_compiled
+from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
 from debugtutor.analysis.repair import RepairBudget
 from debugtutor.analysis.static import Diagnostic
 from debugtutor.sandbox import LeetCodeCall
@@ -297,7 +298,7 @@ def test_a_bracket_and_a_brace_missing_far_apart_are_both_restored_in_one_round(
     """No single edit balances the program: closing the ``[`` leaves the class brace open, restoring the loop's
     ``}`` leaves the ``[`` mismatched. Each edit is kept for its own error site (javac names both: the ``[`` and
     the end of the file) and the round merges them."""
-    language = "java"
+    language: CompiledLanguage = "java"
     good = WINDOW[language]
     lines = good.split("\n")
     closer = next(n for n, text in enumerate(lines) if text.strip() == "i++;") + 1
