@@ -223,3 +223,14 @@ public:
     assert [e.description for e in edits] == ["line 4: 'n' -> '0'"]
     assert edits[0].source.split("\n")[3].strip() == "int k = 0;"
     assert not [e for e in candidate_edits(java, "java", direction="mutate") if e.operator == "reset_value"]
+
+
+def test_adding_and_exclusive_or_may_be_confused_either_way() -> None:
+    code = "bool f(vector<int>& v) {\n    int acc = 0;\n    for (int x : v) acc += x;\n    return acc ^ 1;\n}\n"
+    lines = {e.source.split("\n")[e.line - 1].strip() for e in candidate_edits(code, "cpp", lines=[3, 4])}
+    assert "for (int x : v) acc ^= x;" in lines
+    assert "return acc + 1;" in lines
+    back = code.replace("acc += x", "acc ^= x")
+    assert "for (int x : v) acc += x;" in {
+        e.source.split("\n")[2].strip() for e in candidate_edits(back, "cpp", lines=[3])
+    }
