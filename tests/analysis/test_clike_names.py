@@ -105,6 +105,47 @@ def test_undefined_call_becomes_a_defined_function_of_the_same_arity() -> None:
         assert renames == [f"'{call}' -> 'visit'", f"'{call}' -> 'label'"]
 
 
+BY_END = """class Solution {
+public:
+    static bool byEnd(vector<int>& a, vector<int>& b) {
+        return a[1] < b[1];
+    }
+    static bool unused(int a) {
+        return a > 0;
+    }
+    int keep(vector<vector<int>>& spans) {
+        sort(spans.begin(), spans.end(), compareThem);
+        int count = 0, end = INT_MIN;
+        for (auto& span : spans) if (span[0] >= end) { count++; end = span[1]; }
+        return count;
+    }
+};
+"""
+
+
+def test_an_unknown_name_passed_where_a_function_goes_becomes_a_function_never_called() -> None:
+    def renames(code: str) -> list[str]:
+        found = _descriptions(code, "cpp", {10}, [_reference(10, "compareThem")])
+        return [d.split(" (")[0] for d in found if "a defined function never called" in d]
+
+    # the entry point is never called by the program either: it comes after the helpers
+    assert renames(BY_END) == ["'compareThem' -> 'byEnd'", "'compareThem' -> 'unused'", "'compareThem' -> 'keep'"]
+    # a comparator passed by name elsewhere is the likeliest
+    passed = BY_END.replace("int count = 0,", "sort(spans.rbegin(), spans.rend(), unused);\n        int count = 0,")
+    assert renames(passed)[0] == "'compareThem' -> 'unused'"
+    # nor is the entry point a helper nobody calls when the only other method is passed by name
+    alone = passed.replace("    static bool unused(int a) {\n        return a > 0;\n    }\n", "").replace(
+        "spans.rend(), unused)", "spans.rend(), byEnd)"
+    )
+    assert "unused" not in alone
+    found = _descriptions(alone, "cpp", {7}, [_reference(7, "compareThem")])
+    assert "'compareThem' -> 'byEnd'" in [d.split(" (")[0] for d in found]
+    assert not any(d.startswith("delete 'keep'") for d in found)
+    # a function the program calls is not a function value
+    called = BY_END.replace("int count = 0", "int count = byEnd(spans[0], spans[0])")
+    assert "'compareThem' -> 'byEnd'" not in renames(called)
+
+
 def test_uncalled_helper_with_an_error_is_deleted_whole() -> None:
     edits = list(candidate_edits(HELPERS, "java", lines={14}, categories=("reference",),
                                  diagnostics=[_reference(14, "score")]))  # fmt: skip

@@ -4,7 +4,8 @@ wrote, a helper nobody calls that does not compile, a method that calls itself w
 These are shapes of DebugBench's reference errors that a similar-looking name cannot fix. A call of a helper that
 was never written usually stands for a function the program does define under another name with the same number of
 parameters, for one of its own arguments (the helper would have returned it), or for a library expression of its
-arguments (``countDiff(a, b)`` for ``abs(a - b)``). A helper nobody calls whose body does not compile was added
+arguments (``countDiff(a, b)`` for ``abs(a - b)``); an unknown name passed where a function goes stands for a
+function the program defines and never calls (a comparator). A helper nobody calls whose body does not compile was added
 around the bug and goes away whole; a one-line helper that reads its caller's locals is inlined where it is called.
 A second declaration of a name in the same scope was meant as an assignment, or not at all. A call through a new
 object of the solution's own class with the method's own arguments (``Solution obj; return obj.minimumTime(time,
@@ -78,6 +79,7 @@ def name_repairs(ctx: EditContext) -> Iterator[Candidate]:
     yield from uncalled_helper_removals(ctx, functions, errors)
     yield from helper_inlinings(ctx, functions, errors)
     yield from undefined_call_repairs(ctx, functions)
+    yield from unknown_function_value_repairs(ctx, functions)
     yield from self_call_repairs(ctx)
 
 
@@ -107,7 +109,7 @@ class _Function:
     parameters: list[str]
     void: bool
     called: bool
-    """Called somewhere else in the program: a helper rather than the entry point."""
+    """Called or passed by name somewhere else in the program: a helper rather than the entry point."""
     in_solution: bool
     """A method of ``class Solution`` (a design problem's class is called method by method by the judge)."""
 
@@ -130,7 +132,7 @@ def _functions(ctx: EditContext) -> list[_Function]:
             _Function(
                 function, signature[0], signature[1],
                 void=kind is not None and ctx.tree.text(kind) == "void",
-                called=re.search(rf"\b{re.escape(signature[0])}\s*\(", outside) is not None,
+                called=re.search(rf"\b{re.escape(signature[0])}\b", outside) is not None,
                 in_solution=owner_name is not None and ctx.tree.text(owner_name) == "Solution",
             )
         )  # fmt: skip
@@ -193,6 +195,36 @@ def undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> Iterat
             expression = template.format(*texts)
             yield ctx.edit_at(P_MID, "library_expression", "reference", call, expression,
                               f"'{ctx.tree.text(call)}' -> '{expression}'", "undefined methods")  # fmt: skip
+
+
+def unknown_function_value_repairs(ctx: EditContext, defined: list[_Function]) -> Iterator[Candidate]:
+    """A name nobody defined passed where a function goes (``sort(v.begin(), v.end(), byEnd)``) -> each function
+    the program defines, returns a value from and never calls (a comparator), the ones it passes by name elsewhere
+    first."""
+    wanted = {(d.line, d.symbol) for d in ctx.diagnostics if d.category == "reference" and d.symbol}
+    wanted = {(line, symbol) for line, symbol in wanted if ctx.wanted(line)}
+    if not wanted:
+        return
+    values: list[tuple[bool, str]] = []
+    for function in defined:
+        start, end = ctx.tree.span(function.node)
+        outside = ctx.source[:start] + ctx.source[end:]
+        if not function.parameters or function.void or re.search(rf"\b{re.escape(function.name)}\s*\(", outside):
+            continue
+        values.append((not function.called, function.name))
+    unnamed = [name for _, name in sorted(values, key=lambda pair: pair[0])]
+    if not unnamed:
+        return
+    for node in ctx.tree.named("identifier"):
+        symbol = ctx.tree.text(node)
+        parent = node.parent
+        if (line_of(node), symbol) not in wanted or parent is None or parent.type != "argument_list":
+            continue
+        for name in dict.fromkeys(unnamed):
+            if name != symbol:
+                yield ctx.edit_at(P_HIGH, "rename_reference", "reference", node, name,
+                                  f"'{symbol}' -> '{name}' (a defined function never called)",
+                                  "undefined methods")  # fmt: skip
 
 
 def uncalled_helper_removals(ctx: EditContext, functions: list[_Function], errors: set[int]) -> Iterator[Candidate]:
