@@ -301,6 +301,11 @@ def main() -> int:
     items_by, repair_records = select(args, pool, task124, sample_seed, measured)
     build_s = time.perf_counter() - started
     log(f"built in {build_s:.0f}s: " + ", ".join(f"{t} {lang_}: {len(v)}" for (t, lang_), v in items_by.items()))
+    empty = [f"{task} {language}" for (task, language), found in items_by.items() if not found]
+    if empty:
+        log(f"no items left to measure for {', '.join(empty)}: every {args.split} item of it is excluded "
+            "(--exclude, --exclude-sample); measure the other split or drop an exclusion")  # fmt: skip
+        return 2
 
     solver = OfflineSolver(compiled_repair_seconds=args.repair_seconds)
     everything = [item for key in sorted(items_by) for item in items_by[key]]
