@@ -9,7 +9,7 @@ import pytest
 
 from debugtutor.analysis.clike.diagnostics import pattern_diagnostics
 from debugtutor.analysis.clike.edits import candidate_edits
-from debugtutor.analysis.clike.repair import arepair_compiled
+from debugtutor.analysis.clike.repair import CompiledVerifier, _edits_per_error_site, arepair_compiled
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
 from debugtutor.analysis.repair import RepairBudget
 from debugtutor.analysis.static import Diagnostic
@@ -294,3 +294,32 @@ def test_a_library_class_under_a_name_it_does_not_have_gets_its_own() -> None:
     )
     found = _descriptions(code, "java", {3}, [_reference(3, "ArrayUtils")])
     assert found[0] == "'ArrayUtils' -> 'Arrays'"
+
+
+def test_the_compile_fix_rounds_never_delete_the_method_the_judge_calls() -> None:
+    """The misspelt call hides the only call of the helper, so both methods look uncalled and deleting the one with
+    the error (the entry point) is offered; it clears the compiler's error but cannot be the fix."""
+    code = """class Solution {
+public:
+    int total(vector<int>& v) {
+        int sum = 0;
+        for (int x : v) sum += x;
+        return sum;
+    }
+    int doubled(vector<int>& v) {
+        return computeIt(v) * 2;
+    }
+};
+"""
+    found = _descriptions(code, "cpp", {9}, [_reference(9, "computeIt")])
+    assert "delete 'doubled', which nobody calls" in found
+    calls = [LeetCodeCall(args={"v": [1, 2, 3]}, expected=12), LeetCodeCall(args={"v": [5]}, expected=10)]
+    verifier = CompiledVerifier("cpp", calls, "doubled", code, 2.0, "exact")
+
+    async def proposed() -> list[str]:
+        assert not (await verifier.verify([code], 30.0))[0].compiles
+        return [edit.description for edit in _edits_per_error_site(verifier, code, verifier.blocking_lines(code))]
+
+    descriptions = asyncio.run(proposed())
+    assert "line 9: 'computeIt' -> 'total' (a defined function with 1 parameters)" in descriptions
+    assert not any("delete 'doubled'" in description for description in descriptions)

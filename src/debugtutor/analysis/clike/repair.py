@@ -207,7 +207,7 @@ class CompiledVerifier:
             self.diagnostics[source] = compiler_diagnostics(result.messages, source, self.language)
             if not self.signature_readable:
                 self.diagnostics[source] += self._uncallable(source)
-            if not result.compiled or result.harness_error or not self._defines_method(source):
+            if not result.compiled or result.harness_error or not self.defines_method(source):
                 verdicts.append(_Verdict(0, len(self.calls), compiles=False, known=batch.problem is None))
                 continue
             known = all(call.known for call in result.calls)
@@ -234,7 +234,7 @@ class CompiledVerifier:
             json.loads(call.actual), json.loads(call.expected), unordered=self.compare == "unordered"
         )
 
-    def _defines_method(self, source: str) -> bool:
+    def defines_method(self, source: str) -> bool:
         """Whether ``source`` still defines the method the judge calls (an edit that deleted it cannot be a fix,
         whatever the compiler says of the rest)."""
         return self.method is None or re.search(rf"\b{re.escape(self.method)}\s*\(", source) is not None
@@ -289,6 +289,8 @@ def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list
         def distance(line: int, edit: Edit = edit) -> float:
             return abs(line - edit.line) + (0.5 if edit.line > line else 0)
 
+        if not verifier.defines_method(edit.source):
+            continue  # it deleted the method the judge calls: whatever the compiler then says, no fix
         site = min(errors, key=distance)
         if len(by_site.setdefault(site, [])) < EDITS_PER_SITE and _balanced_but_elsewhere(edit, errors, site):
             by_site[site].append(edit)
