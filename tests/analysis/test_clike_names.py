@@ -323,3 +323,27 @@ public:
     descriptions = asyncio.run(proposed())
     assert "line 9: 'computeIt' -> 'total' (a defined function with 1 parameters)" in descriptions
     assert not any("delete 'doubled'" in description for description in descriptions)
+
+
+def test_a_function_nobody_defined_called_at_several_places_is_replaced_at_all_of_them_at_once() -> None:
+    code = """class Solution {
+public:
+    string shifted(string s) {
+        for (int i = 0; i < s.size(); i++) {
+            if (s[i] > 'a') s[i] = stepBack(s[i]);
+            else s[i] = stepBack(s[i] + 26);
+        }
+        return s;
+    }
+};
+"""
+    found = _descriptions(code, "cpp", {5, 6}, [_reference(5, "stepBack"), _reference(6, "stepBack")])
+    assert "'stepBack(...)' -> '<1> - 1' at all 2 calls" in found
+    edits = candidate_edits(code, "cpp", lines={5, 6}, categories=("reference",),
+                            diagnostics=[_reference(5, "stepBack"), _reference(6, "stepBack")])  # fmt: skip
+    every = next(e for e in edits if e.description.endswith("'<1> - 1' at all 2 calls"))
+    assert "s[i] = s[i] - 1;" in every.source and "s[i] = s[i] + 26 - 1;" in every.source
+    # one call alone is left to the single-call repairs
+    single = code.replace("else s[i] = stepBack(s[i] + 26);", "else s[i] = s[i];")
+    assert not any(e.operator == "replace_every_call" for e in candidate_edits(
+        single, "cpp", lines={5}, categories=("reference",), diagnostics=[_reference(5, "stepBack")]))  # fmt: skip

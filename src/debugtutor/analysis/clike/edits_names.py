@@ -78,6 +78,7 @@ def name_repairs(ctx: EditContext) -> Iterator[Candidate]:
     # (a helper nobody calls never runs: deleting it is the whole fix of the calls inside it)
     yield from uncalled_helper_removals(ctx, functions, errors)
     yield from helper_inlinings(ctx, functions, errors)
+    yield from every_undefined_call_repairs(ctx, functions)
     yield from undefined_call_repairs(ctx, functions)
     yield from unknown_function_value_repairs(ctx, functions)
     yield from self_call_repairs(ctx)
@@ -195,6 +196,47 @@ def undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> Iterat
             expression = template.format(*texts)
             yield ctx.edit_at(P_MID, "library_expression", "reference", call, expression,
                               f"'{ctx.tree.text(call)}' -> '{expression}'", "undefined methods")  # fmt: skip
+
+
+def every_undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> Iterator[Candidate]:
+    """A function nobody defined called at several places stands for the same thing at each: every call of it
+    renamed to a defined function with as many parameters, or replaced by one library expression of its own
+    arguments (or by its only argument), all at once (one edit per place would leave a search of that many
+    edits)."""
+    symbols = {d.symbol for d in ctx.diagnostics if d.category == "reference" and d.symbol and ctx.wanted(d.line)}
+    by_symbol: dict[str, list[tuple[Node, Node, list[Node]]]] = {}
+    for call in ctx.tree.named(*_CALL_TYPES):
+        receiver, callee, arguments = call_parts(call)
+        if callee is None or arguments is None or ctx.tree.text(callee) not in symbols:
+            continue
+        if receiver is not None and ctx.tree.text(receiver) != "this":
+            continue
+        by_symbol.setdefault(ctx.tree.text(callee), []).append((call, callee, list(arguments.named_children)))
+    for symbol, calls in by_symbol.items():
+        arity = len(calls[0][2])
+        if len(calls) < 2 or any(len(arguments) != arity for _, _, arguments in calls):
+            continue
+        statements = all(call.parent is not None and call.parent.type == "expression_statement" for call, _, _ in calls)
+        # (what the description shows, a defined function's name or a template of the arguments, is it a name)
+        fitting = dict.fromkeys(f.name for f in defined if f.name != symbol and len(f.parameters) == arity)
+        replacements = [(f"'{symbol}' -> '{name}'", name, True) for name in fitting]
+        templates = _LIBRARY_EXPRESSIONS[ctx.language].get(arity, ())
+        if statements:
+            templates = _LIBRARY_STATEMENTS[ctx.language] if arity == 1 else ()
+        elif arity == 1:
+            templates = ("{0}", *templates)
+        for template in templates:
+            shown = template.format(*(f"<{n + 1}>" for n in range(arity)))
+            replacements.append((f"'{symbol}(...)' -> '{shown}'", template, False))
+        ordered = sorted(calls, key=lambda found: -found[0].start_byte)
+        for description, replacement, is_name in replacements:
+            source = ctx.source
+            for whole, name_node, argument_nodes in ordered:
+                texts = [ctx.tree.text(argument) for argument in argument_nodes]
+                start, end = ctx.tree.span(name_node if is_name else whole)
+                source = source[:start] + (replacement if is_name else replacement.format(*texts)) + source[end:]
+            yield ctx.make(P_HIGH, "replace_every_call", "reference", line_of(calls[0][0]),
+                           f"{description} at all {len(calls)} calls", source, "undefined methods")  # fmt: skip
 
 
 def unknown_function_value_repairs(ctx: EditContext, defined: list[_Function]) -> Iterator[Candidate]:
