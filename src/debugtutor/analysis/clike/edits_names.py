@@ -4,10 +4,11 @@ wrote, a helper nobody calls that does not compile, a method that calls itself w
 These are shapes of DebugBench's reference errors that a similar-looking name cannot fix. A call of a helper that
 was never written usually stands for a function the program does define under another name with the same number of
 parameters, for one of its own arguments (the helper would have returned it), or for a library expression of its
-arguments (``countDiff(a, b)`` for ``abs(a - b)``); an unknown name passed where a function goes stands for a
-function the program defines and never calls (a comparator). A helper nobody calls whose body does not compile was added
-around the bug and goes away whole; a one-line helper that reads its caller's locals is inlined where it is called.
-A second declaration of a name in the same scope was meant as an assignment, or not at all. A call through a new
+arguments (``countDiff(a, b)`` for ``abs(a - b)``), the same at every place it is called; an unknown name passed
+where a function goes stands for a function the program defines and never calls (a comparator). A helper nobody
+calls whose body does not compile was added around the bug and goes away whole; a one-line helper that reads its
+caller's locals is inlined where it is called. A second declaration of a name in the same scope was meant as an
+assignment, or not at all. A call through a new
 object of the solution's own class with the method's own arguments (``Solution obj; return obj.minimumTime(time,
 totalTrips);``) never returns; the method meant to return what it computed, one of its local variables.
 """
