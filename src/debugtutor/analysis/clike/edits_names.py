@@ -8,9 +8,9 @@ arguments (``countDiff(a, b)`` for ``abs(a - b)``), the same at every place it i
 where a function goes stands for a function the program defines and never calls (a comparator). A helper nobody
 calls whose body does not compile was added around the bug and goes away whole; a one-line helper that reads its
 caller's locals is inlined where it is called. A second declaration of a name in the same scope was meant as an
-assignment, or not at all. A call through a new
-object of the solution's own class with the method's own arguments (``Solution obj; return obj.minimumTime(time,
-totalTrips);``) never returns; the method meant to return what it computed, one of its local variables.
+assignment, or not at all. A call through a new object of the solution's own class with the method's own arguments
+(``Solution obj; return obj.minimumTime(time, totalTrips);``) never returns; the method meant to return what it
+computed, one of its local variables.
 """
 
 from __future__ import annotations
