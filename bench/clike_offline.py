@@ -8,9 +8,9 @@ with ``--exclude-sample`` draws a fresh sample of it, sharing no item with the s
 draws a seeded sample of ``--per-task`` instances per task and language, and answers each through the same views
 and scorer as ``debugtutor debugeval eval --solver offline``. Code Repair instances are built for a seeded sample
 of the split's problems only (deriving C++/Java tests compiles every oracle), one bug per problem; a problem whose
-bug was measured before (``--exclude``, ``--exclude-sample``) gives another of its bugs, so once the development
-half's problems are used up a fresh sample holds fresh bugs of problems already seen. Trivial baselines on the same
-items:
+bug was measured before (``--exclude``, ``--exclude-sample``) is left out, or with ``--other-bugs`` gives another of
+its bugs (once the development half's problems are used up, a fresh sample of fresh bugs of problems already seen).
+Trivial baselines on the same items:
 
 * Bug Localization, Bug Identification: always the most frequent gold letter of the sample.
 * Code Review: the solver's own tie-break alone (a stable coin flip on the two texts, both orders).
@@ -233,8 +233,10 @@ def select(
                 tests_cache=args.tests_cache,
                 workers=2,
             )
-            # a problem whose sampled bug was measured before offers another of its bugs (fresh bugs, seen problem)
-            subset = [i for i in pool if i.slug in chosen and f"code-repair:{i.uid}" not in measured]
+            subset = [i for i in pool if i.slug in chosen]
+            if args.other_bugs:
+                # a problem whose sampled bug was measured before offers another of its bugs (fresh bug, seen problem)
+                subset = [i for i in subset if f"code-repair:{i.uid}" not in measured]
             _, built, _ = build_from_debugbench(subset, repair_settings)
             built = [
                 r
@@ -282,6 +284,12 @@ def main() -> int:
     )
     parser.add_argument(
         "--exclude", type=Path, default=None, help="an earlier run's JSON output: leave out the items it measured"
+    )
+    parser.add_argument(
+        "--other-bugs",
+        action="store_true",
+        help="Code Repair: a problem whose bug was excluded offers another of its bugs (for a fresh development "
+        "sample once the half's problems are used up); without it an excluded problem is left out",
     )
     args = parser.parse_args()
     measured: set[str] = set()
