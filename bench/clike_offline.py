@@ -212,12 +212,15 @@ def select(
     items_by: dict[tuple[TaskName, str], list[EvalItem]] = {}
     rng = random.Random(sample_seed)
     for language in languages:
-        for task in tasks:
+        # every task's draw moves the generator, chosen or not: a run of some tasks measures the same items of them
+        # as a run of all
+        for task in TASK_ORDER:
             if task == "code-repair":
                 continue
             found = build_items(task124, tasks=[task], languages=[language], split=args.split)
             rng.shuffle(found)
-            items_by[(task, language)] = [item for item in found if item.id not in measured][: args.per_task]
+            if task in tasks:
+                items_by[(task, language)] = [item for item in found if item.id not in measured][: args.per_task]
     repair_records: list[DebugEvalRecord] = []
     if "code-repair" in tasks:
         for language in languages:
