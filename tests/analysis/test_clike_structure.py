@@ -241,38 +241,25 @@ def test_a_block_closed_by_a_bracket_of_the_wrong_kind_gets_its_brace(wrong: str
     assert not any(e.operator == "closer_kind" for e in candidate_edits(COUNTER, "cpp"))
 
 
+_WINDOW_BODY = """        int i = 0, product = 1, result = 0;
+        for (int j = 0; j < nums.SIZE; j++) {
+            product *= nums[j];
+            while (i <= j && product >= k) {
+                product /= nums[i];
+                i++;
+            }
+            result += j - i + 1;
+        }
+        return result;
+    }
+"""
 WINDOW = {
-    "cpp": """class Solution {
-public:
-    int countBelow(vector<int>& nums, int k) {
-        int i = 0, product = 1, result = 0;
-        for (int j = 0; j < nums.size(); j++) {
-            product *= nums[j];
-            while (i <= j && product >= k) {
-                product /= nums[i];
-                i++;
-            }
-            result += j - i + 1;
-        }
-        return result;
-    }
-};
-""",
-    "java": """class Solution {
-    public int countBelow(int[] nums, int k) {
-        int i = 0, product = 1, result = 0;
-        for (int j = 0; j < nums.length; j++) {
-            product *= nums[j];
-            while (i <= j && product >= k) {
-                product /= nums[i];
-                i++;
-            }
-            result += j - i + 1;
-        }
-        return result;
-    }
-}
-""",
+    "cpp": "class Solution {\npublic:\n    int countBelow(vector<int>& nums, int k) {\n"
+    + _WINDOW_BODY.replace("SIZE", "size()")
+    + "};\n",
+    "java": "class Solution {\n    public int countBelow(int[] nums, int k) {\n"
+    + _WINDOW_BODY.replace("SIZE", "length")
+    + "}\n",
 }
 
 
