@@ -111,6 +111,8 @@ class _Function:
     parameters: list[str]
     void: bool
     called: bool
+    """Called somewhere else in the program."""
+    named: bool
     """Called or passed by name somewhere else in the program: a helper rather than the entry point."""
     in_solution: bool
     """A method of ``class Solution`` (a design problem's class is called method by method by the judge)."""
@@ -134,7 +136,8 @@ def _functions(ctx: EditContext) -> list[_Function]:
             _Function(
                 function, signature[0], signature[1],
                 void=kind is not None and ctx.tree.text(kind) == "void",
-                called=re.search(rf"\b{re.escape(signature[0])}\b", outside) is not None,
+                called=re.search(rf"\b{re.escape(signature[0])}\s*\(", outside) is not None,
+                named=re.search(rf"\b{re.escape(signature[0])}\b", outside) is not None,
                 in_solution=owner_name is not None and ctx.tree.text(owner_name) == "Solution",
             )
         )  # fmt: skip
@@ -145,10 +148,16 @@ def _blocking_lines(ctx: EditContext) -> set[int]:
     return {d.line for d in ctx.diagnostics if d.category in ("syntax", "reference") and ctx.wanted(d.line)}
 
 
+def _unknown_names(ctx: EditContext) -> set[tuple[int, str]]:
+    """(line, name) of each name the compiler could not find, at the wanted lines."""
+    return {
+        (d.line, d.symbol) for d in ctx.diagnostics if d.category == "reference" and d.symbol and ctx.wanted(d.line)
+    }
+
+
 def _undefined_calls(ctx: EditContext) -> Iterator[tuple[Node, Node, list[Node]]]:
     """(call, called name, arguments) of each call of a name the compiler could not find, at the wanted lines."""
-    wanted = {(d.line, d.symbol) for d in ctx.diagnostics if d.category == "reference" and d.symbol}
-    wanted = {(line, symbol) for line, symbol in wanted if ctx.wanted(line)}
+    wanted = _unknown_names(ctx)
     if not wanted:
         return
     for call in ctx.tree.named(*_CALL_TYPES):
@@ -180,7 +189,7 @@ def undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> Iterat
         # returns one; helpers the program calls elsewhere before the entry point
         as_statement = call.parent is not None and call.parent.type == "expression_statement"
         fitting = [f for f in defined if f.name != symbol and len(f.parameters) == len(arguments)]
-        fitting.sort(key=lambda f: (f.void != as_statement, not f.called))
+        fitting.sort(key=lambda f: (f.void != as_statement, not f.named))
         for name in dict.fromkeys(f.name for f in fitting):
             yield ctx.edit_at(P_HIGH, "rename_reference", "reference", callee, name,
                               f"'{symbol}' -> '{name}' (a defined function with {len(arguments)} parameters)",
@@ -204,7 +213,7 @@ def every_undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> 
     renamed to a defined function with as many parameters, or replaced by one library expression of its own
     arguments (or by its only argument), all at once (one edit per place would leave a search of that many
     edits)."""
-    symbols = {d.symbol for d in ctx.diagnostics if d.category == "reference" and d.symbol and ctx.wanted(d.line)}
+    symbols = {symbol for _, symbol in _unknown_names(ctx)}
     by_symbol: dict[str, list[tuple[Node, Node, list[Node]]]] = {}
     for call in ctx.tree.named(*_CALL_TYPES):
         receiver, callee, arguments = call_parts(call)
@@ -244,18 +253,11 @@ def unknown_function_value_repairs(ctx: EditContext, defined: list[_Function]) -
     """A name nobody defined passed where a function goes (``sort(v.begin(), v.end(), byEnd)``) -> each function
     the program defines, returns a value from and never calls (a comparator), the ones it passes by name elsewhere
     first."""
-    wanted = {(d.line, d.symbol) for d in ctx.diagnostics if d.category == "reference" and d.symbol}
-    wanted = {(line, symbol) for line, symbol in wanted if ctx.wanted(line)}
+    wanted = _unknown_names(ctx)
     if not wanted:
         return
-    values: list[tuple[bool, str]] = []
-    for function in defined:
-        start, end = ctx.tree.span(function.node)
-        outside = ctx.source[:start] + ctx.source[end:]
-        if not function.parameters or function.void or re.search(rf"\b{re.escape(function.name)}\s*\(", outside):
-            continue
-        values.append((not function.called, function.name))
-    unnamed = [name for _, name in sorted(values, key=lambda pair: pair[0])]
+    values = [f for f in defined if f.parameters and not f.void and not f.called]
+    unnamed = [f.name for f in sorted(values, key=lambda f: not f.named)]
     if not unnamed:
         return
     for node in ctx.tree.named("identifier"):
@@ -274,7 +276,7 @@ def uncalled_helper_removals(ctx: EditContext, functions: list[_Function], error
     """Delete a method of ``class Solution`` that nobody calls and whose body holds a compiler error, when another
     of its methods is uncalled too (the entry point, which the judge calls, is never called by the program itself;
     a design problem's class is called method by method, so its methods are never deleted)."""
-    uncalled = [f for f in functions if f.in_solution and not f.called]
+    uncalled = [f for f in functions if f.in_solution and not f.named]
     if len(uncalled) < 2:
         return
     for function in uncalled:

@@ -43,7 +43,7 @@ from debugtutor.analysis.clike.context import (
     line_bounds,
     source_lines,
 )
-from debugtutor.analysis.clike.syntax_tree import FUNCTION_TYPES, indent_width, line_of
+from debugtutor.analysis.clike.syntax_tree import BRACKET_PAIRS, FUNCTION_TYPES, indent_width, line_of
 from debugtutor.analysis.static import Diagnostic
 
 # Compiler findings that say the program's block structure is broken somewhere, not necessarily on their line.
@@ -142,16 +142,15 @@ def mismatched_bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[
 def wrong_closer_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Give a closing bracket of the wrong kind the kind its opener wants (a loop's ``}`` typed as ``)``,
     ``f(x]``): the first few places where the program's brackets, read in order, stop matching."""
-    closer_of = {"{": "}", "(": ")", "[": "]"}
     stack: list[str] = []
     found = 0
     for token in lexed.all:
         if token.kind != "symbol":
             continue
-        if token.text in closer_of:
+        if token.text in BRACKET_PAIRS:
             stack.append(token.text)
-        elif token.text in ("}", ")", "]") and stack:
-            wanted = closer_of[stack.pop()]
+        elif token.text in BRACKET_PAIRS.values() and stack:
+            wanted = BRACKET_PAIRS[stack.pop()]
             if wanted != token.text:
                 # read on as if it matched: a second mismatch further down is then a mistake of its own
                 yield ctx.replace_span(P_HIGH, "closer_kind", "syntax", token.line, token.start, token.end, wanted,
