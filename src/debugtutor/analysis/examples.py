@@ -187,6 +187,62 @@ def example_calls(examples: list[str], code: str | None = None, language: Langua
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Design problems: the example names a class, then the methods called on one object of it, in order.
+
+_DESIGN = re.compile(
+    r"Input\s*:?\s*\n\s*(\[.*?\])\s*\n\s*(\[.*?\])\s*\n\s*Output\s*:?\s*\n\s*(\[.*?\])\s*(?:\n|$)", re.S
+)
+
+
+def parse_design_example(text: str) -> dict[str, Any] | None:
+    """A design example (``Input`` / operation names / their arguments / ``Output``) as a sequence, else None."""
+    match = _DESIGN.search(text)
+    if match is None:
+        return None
+    try:
+        operations, arguments, outputs = (parse_value(group) for group in match.groups())
+    except ValueError:
+        return None
+    if not (isinstance(operations, list) and isinstance(arguments, list) and isinstance(outputs, list)):
+        return None
+    if not operations or len(operations) != len(arguments) or len(outputs) != len(operations):
+        return None
+    if not all(isinstance(name, str) and name.isidentifier() for name in operations):
+        return None
+    if not all(isinstance(args, list) for args in arguments):
+        return None
+    return {"operations": operations, "arguments": arguments, "expected": outputs}
+
+
+def design_calls(examples: list[str]) -> list[LeetCodeCall]:
+    """One call per parsable design example: ``args`` holds the ``operations`` (the class name, then the methods)
+    and their ``arguments``; ``expected`` is the answer of each operation (``null`` for the constructor and for a
+    method that returns nothing)."""
+    calls = []
+    for text in examples:
+        sequence = parse_design_example(text)
+        if sequence is not None:
+            args = {"operations": sequence["operations"], "arguments": sequence["arguments"]}
+            calls.append(LeetCodeCall(args=args, expected=sequence["expected"]))
+    return calls
+
+
+def stated_calls(examples: list[str], code: str, language: Language) -> tuple[list[LeetCodeCall], str | None]:
+    """The examples' calls that state their answer, and what they call: a ``Solution`` method (its name), or, for a
+    design problem, operation sequences on a class (the class's name)."""
+    calls = [call for call in example_calls(examples, code, language) if call.expected is not None]
+    if calls:
+        return calls, example_method(examples, code, language)
+    sequences = design_calls(examples)
+    return sequences, (str(sequences[0].args["operations"][0]) if sequences else None)
+
+
+def is_design_call(call: LeetCodeCall) -> bool:
+    """Whether ``call`` is an operation sequence on a class (see :func:`design_calls`), not one method call."""
+    return set(call.args) == {"operations", "arguments"}
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # Type-preserving perturbation.
 
 

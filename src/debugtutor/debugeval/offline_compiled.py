@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 
 from debugtutor.analysis.clike.edits import blocks_compilation
 from debugtutor.analysis.clike.execution import acollect_compiled_facts
-from debugtutor.analysis.clike.harness import CallOutcome, Variant, arun_variants
+from debugtutor.analysis.clike.harness import CallOutcome, Variant, arun_variants, is_design
 from debugtutor.analysis.clike.nulls import NULL_FAILURES, is_null_failure, null_origins
 from debugtutor.analysis.clike.repair import CompiledVerifier
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
 from debugtutor.analysis.engine import compiled_localizer, rank_lines
-from debugtutor.analysis.examples import example_calls, example_method, input_rules, perturb_calls
+from debugtutor.analysis.examples import input_rules, perturb_calls, stated_calls
 from debugtutor.analysis.execution import ExecutionFacts
 from debugtutor.analysis.repair import Repair, RepairBudget, RepairSearch, arepair
 from debugtutor.analysis.static import MAJOR_OF_BUG_TYPE, Diagnostic
@@ -105,10 +105,9 @@ async def compiled_program(
     """Compile, run and (within ``repair_seconds``) repair one program on the stated examples, answers compared by
     ``compare`` (``unordered`` where the problem accepts the answer in any order; real-valued answers are compared
     within LeetCode's 1e-5 otherwise)."""
-    calls = [call for call in example_calls(examples, code, language) if call.expected is not None]  # type: ignore[arg-type]
+    calls, method = stated_calls(examples, code, language)  # type: ignore[arg-type]
     if compare == "exact" and any(_has_float(call.expected) for call in calls):
         compare = "float"  # LeetCode accepts a real-valued answer within 1e-5 ("1.00000" for 0.9999999999999999)
-    method = example_method(examples, code, language) if calls else None  # type: ignore[arg-type]
     found = await acollect_compiled_facts(code, calls, language, method=method, compare=compare)  # type: ignore[arg-type]
     facts = found.facts if found.compiled else None
     ranked = [item.line for item in rank_lines(code, facts, found.diagnostics, language=language)]  # type: ignore[arg-type]
@@ -348,10 +347,11 @@ async def review_facts(code_a: str, code_b: str, examples: list[str], language: 
     """Compile and run both programs on the stated examples and on perturbed inputs, in one sandboxed job."""
     # the same calls whichever program is shown first: bound to the program with the smaller text
     first = min((code_a, code_b), key=lambda code: (len(code), code))
-    calls = [call for call in example_calls(examples, first, language) if call.expected is not None]  # type: ignore[arg-type]
-    method = example_method(examples, first, language) if calls else None  # type: ignore[arg-type]
-    rules = input_rules(calls) if calls else None
-    extra = perturb_calls([LeetCodeCall(args=call.args) for call in calls], count=10, seed=0, rules=rules)
+    calls, method = stated_calls(examples, first, language)  # type: ignore[arg-type]
+    extra = []
+    if calls and not is_design(calls):  # (an operation sequence has no perturbed variant with a known meaning)
+        rules = input_rules(calls)
+        extra = perturb_calls([LeetCodeCall(args=call.args) for call in calls], count=10, seed=0, rules=rules)
     batch = await arun_variants(
         language,  # type: ignore[arg-type]
         [Variant(code_a), Variant(code_b)],

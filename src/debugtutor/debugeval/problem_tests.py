@@ -37,17 +37,17 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from debugtutor import python_ast
+from debugtutor.analysis.clike.design import UnsupportedType, run_compiled_design
 from debugtutor.analysis.examples import (
     ParsedExample,
     boundary_calls,
     entry_point,
     input_rules,
+    parse_design_example,
     parse_example,
-    parse_value,
     perturb_calls,
 )
 from debugtutor.debugeval.debugbench import DebugBenchItem
-from debugtutor.debugeval.design_harness import UnsupportedType, run_compiled_design
 from debugtutor.debugeval.records import CallSpec, DebugEvalRecord, LanguageName
 from debugtutor.errors import InputError
 from debugtutor.sandbox import (
@@ -514,9 +514,6 @@ def _confirm(tests: ProblemTests, oracle: tuple[LanguageName, str], slug: str) -
 # ---------------------------------------------------------------------------------------------------------------
 # Design problems: a class whose methods are called in sequence.
 
-_DESIGN = re.compile(
-    r"Input\s*:?\s*\n\s*(\[.*?\])\s*\n\s*(\[.*?\])\s*\n\s*Output\s*:?\s*\n\s*(\[.*?\])\s*(?:\n|$)", re.S
-)
 _DESIGN_MARKER = "@@debugtutor-sequence@@"
 # LeetCode's names in scope, on one line: the star imports first, so that ``bisect`` stays the module
 _DESIGN_PRELUDE = (
@@ -553,26 +550,6 @@ for _dt_sequence in json.loads(_DT_SEQUENCES):
     except Exception as _dt_error:
         print("MARKER " + json.dumps({"error": type(_dt_error).__name__ + ": " + str(_dt_error)[:200]}), flush=True)
 """
-
-
-def parse_design_example(text: str) -> dict[str, Any] | None:
-    """A design example (``Input`` / operation names / their arguments / ``Output``) as a sequence, else None."""
-    match = _DESIGN.search(text)
-    if match is None:
-        return None
-    try:
-        operations, arguments, outputs = (parse_value(group) for group in match.groups())
-    except ValueError:
-        return None
-    if not (isinstance(operations, list) and isinstance(arguments, list) and isinstance(outputs, list)):
-        return None
-    if not operations or len(operations) != len(arguments) or len(outputs) != len(operations):
-        return None
-    if not all(isinstance(name, str) and name.isidentifier() for name in operations):
-        return None
-    if not all(isinstance(args, list) for args in arguments):
-        return None
-    return {"operations": operations, "arguments": arguments, "expected": outputs}
 
 
 def run_design(code: str, sequences: list[dict[str, Any]], limits: Limits) -> list[Any]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from debugtutor.analysis.clike.diagnostics import compiler_diagnostics, merge, pattern_diagnostics
 from debugtutor.analysis.clike.harness import CallOutcome, Variant, VariantResult, arun_variants
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
+from debugtutor.analysis.examples import is_design_call
 from debugtutor.analysis.execution import ExecutionFacts, TestRun
 from debugtutor.analysis.static import Diagnostic
 from debugtutor.sandbox import CompareMode, ExceptionInfo, LeetCodeCall, Status, isolation_level
@@ -35,6 +36,9 @@ class CompiledFacts:
 
 
 def describe_call(method: str | None, call: LeetCodeCall) -> str:
+    if is_design_call(call):
+        operations = zip(call.args["operations"], call.args["arguments"])
+        return "; ".join(f"{name}({', '.join(json.dumps(value) for value in args)})" for name, args in operations)
     args = ", ".join(f"{key}={json.dumps(value)}" for key, value in call.args.items())
     return f"Solution().{method or '<method>'}({args})"
 

@@ -1,4 +1,5 @@
-"""Compile and run many C++ or Java variants of one ``class Solution`` in one sandboxed job.
+"""Compile and run many C++ or Java variants of one ``class Solution`` (or a design problem's class) in one
+sandboxed job.
 
 The variants (the program itself, an instrumented copy, or repair and mutation candidates) share a translation unit
 (C++: one namespace each) or one ``javac`` run (Java: one package each), so the compiler starts once or twice per
@@ -24,6 +25,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from debugtutor.analysis.clike.design import PlannedOperation, UnsupportedType, design_plan
 from debugtutor.analysis.clike.runtime import (
     CPP_RUNTIME,
     JAVA_COVERAGE,
@@ -42,6 +44,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     line_of,
     parse,
 )
+from debugtutor.analysis.examples import is_design_call
 from debugtutor.errors import InputError
 from debugtutor.sandbox import (
     CompareMode,
@@ -190,6 +193,28 @@ def signature_of(code: str, language: CompiledLanguage, method: str | None) -> S
     return Signature(chosen.name, tuple(types), returns)
 
 
+Plan = tuple[str, list[list[PlannedOperation]]]
+"""A design problem's class and, per call, its operations (see :func:`design_plan`)."""
+
+
+def is_design(calls: Sequence[LeetCodeCall]) -> bool:
+    """Whether the calls are operation sequences on a design problem's class."""
+    return bool(calls) and all(is_design_call(call) for call in calls)
+
+
+def call_plan(
+    code: str, language: CompiledLanguage, method: str | None, calls: Sequence[LeetCodeCall]
+) -> Signature | Plan:
+    """How the harness calls ``code``: the judged method's signature, or for operation sequences the design plan;
+    InputError when it cannot."""
+    if not is_design(calls):
+        return signature_of(code, language, method)
+    try:
+        return design_plan(code, language, [dict(call.args) for call in calls])
+    except UnsupportedType as problem:
+        raise InputError(f"the operations cannot be called: {problem}") from problem
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Coverage probes.
 
@@ -299,6 +324,32 @@ def _cpp_runner(ident: int, signature: Signature, argument_names: list[list[str]
     )
 
 
+def _cpp_design_runner(ident: int, plan: Plan) -> str:
+    """``dt_run_<ident>``: one case per sequence; a fresh object, each operation's answer in one JSON array."""
+    class_name, sequences = plan
+    cases = []
+    for index, operations in enumerate(sequences):
+        parts = []
+        for position, operation in enumerate(operations):
+            # arguments as named variables: a parameter taken by non-const reference needs an lvalue
+            names = [f"dt_a{position}_{k}" for k in range(len(operation.arguments))]
+            parts += [f"{vtype} {name} = {literal};" for name, (vtype, literal) in zip(names, operation.arguments)]
+            call = f"({', '.join(names)})"
+            if position == 0:
+                qualified = f"dt_c{ident}::{class_name}"
+                parts.append(f'{qualified}* dt_o = new {qualified}{call}; std::string dt_out = "[null";')
+            elif operation.returns == "void":
+                parts.append(f'dt_o->{operation.name}{call}; dt_out += ",null";')
+            else:
+                parts.append(f'{{ auto dt_r = dt_o->{operation.name}{call}; dt_out += "," + dt_json(dt_r); }}')
+        cases.append(f'        case {index}: {{ {" ".join(parts)} return dt_out + "]"; }}')
+    return (
+        f'#line 1 "dt_r{ident}"\nstatic std::string dt_run_{ident}(int dt_t) {{\n    switch (dt_t) {{\n'
+        + "\n".join(cases)
+        + '\n    }\n    return "null";\n}\n'
+    )
+
+
 _LIGHT_HEADERS = (
     "algorithm", "array", "bitset", "cassert", "cctype", "cfloat", "climits", "cmath", "cstdint", "cstdio", "cstdlib",
     "cstring", "ctime", "deque", "functional", "iomanip", "iostream", "iterator", "limits", "list", "map", "memory",
@@ -331,21 +382,23 @@ def _light_prelude(sources: Sequence[str]) -> str:
 
 def _cpp_job(
     variants: Sequence[Variant],
-    signature: Signature | None,
+    signature: Signature | Plan | None,
     calls: Sequence[LeetCodeCall],
     warnings: bool,
     header_flags: Sequence[str] = (),
 ) -> dict[str, Any]:
     includes: list[str] = []
     blocks: dict[str, str] = {}
-    builders, argument_names = ("", []) if signature is None else _cpp_arguments(signature, calls)
+    builders, argument_names = _cpp_arguments(signature, calls) if isinstance(signature, Signature) else ("", [])
     for ident, variant in enumerate(variants):
         source = instrument(variant.source, "cpp") if variant.instrument else variant.source
         body, found = _hoist_includes(source)
         includes.extend(line for line in found if line not in includes)
         block = f'\nnamespace dt_c{ident} {{\n#line 1 "dt_c{ident}"\n{body}\n}}\n'
-        if signature is not None:
+        if isinstance(signature, Signature):
             block += _cpp_runner(ident, signature, argument_names)
+        elif signature is not None:
+            block += _cpp_design_runner(ident, signature)
         else:
             block += f'#line 1 "dt_r{ident}"\nstatic std::string dt_run_{ident}(int) {{ return "null"; }}\n'
         blocks[str(ident)] = block
@@ -415,11 +468,34 @@ def _java_arguments(signature: Signature, calls: Sequence[LeetCodeCall]) -> tupl
     return source, names
 
 
-def _java_calls(ident: int, signature: Signature | None, argument_names: list[list[str]], source: str) -> str:
+def _java_design_cases(plan: Plan) -> list[str]:
+    """One case per sequence: a fresh object, each operation's answer (``null`` for none) in one list."""
+    class_name, sequences = plan
+    cases = []
+    for index, operations in enumerate(sequences):
+        parts = []
+        for position, operation in enumerate(operations):
+            names = [f"dtA{position}_{k}" for k in range(len(operation.arguments))]
+            parts += [f"{vtype} {name} = {literal};" for name, (vtype, literal) in zip(names, operation.arguments)]
+            call = f"({', '.join(names)})"
+            if position == 0:
+                parts.append(f"{class_name} dtO = new {class_name}{call}; List<Object> dtOut = new ArrayList<>();")
+                parts.append("dtOut.add(null);")
+            elif operation.returns == "void":
+                parts.append(f"dtO.{operation.name}{call}; dtOut.add(null);")
+            else:
+                parts.append(f"dtOut.add(dtO.{operation.name}{call});")
+        cases.append(f"            case {index}: {{ {' '.join(parts)} return dtOut; }}")
+    return cases
+
+
+def _java_calls(ident: int, signature: Signature | Plan | None, argument_names: list[list[str]], source: str) -> str:
     """``dt_c<ident>/DtCalls.java``: one case per call, its arguments typed as the variant's ``source`` sees them
     (the harness's node classes unless the source defines its own)."""
     cases = []
-    if signature is not None:
+    if signature is not None and not isinstance(signature, Signature):
+        cases = _java_design_cases(signature)
+    elif signature is not None:
         for index, names in enumerate(argument_names):
             declared = [
                 f"{sandbox_java.java_type(vtype)} arg{position} = {JAVA_PACKAGE}.Args.{name}();"
@@ -449,7 +525,7 @@ def _java_json() -> str:
 
 
 def _java_job(
-    variants: Sequence[Variant], signature: Signature | None, calls: Sequence[LeetCodeCall], warnings: bool
+    variants: Sequence[Variant], signature: Signature | Plan | None, calls: Sequence[LeetCodeCall], warnings: bool
 ) -> dict[str, Any]:
     files: dict[str, str] = {
         f"{JAVA_PACKAGE}/ListNode.java": JAVA_NODES["ListNode"],
@@ -463,7 +539,7 @@ def _java_job(
         ),
     }
     argument_names: list[list[str]] = []
-    if signature is not None:
+    if isinstance(signature, Signature):
         files[f"{JAVA_PACKAGE}/Args.java"], argument_names = _java_arguments(signature, calls)
     for ident, variant in enumerate(variants):
         source = instrument(variant.source, "java") if variant.instrument else variant.source
@@ -599,26 +675,27 @@ async def arun_variants(
 ) -> BatchResult:
     """Compile ``variants`` together and run each on ``calls``; one :class:`VariantResult` per variant, in order.
 
-    The called method is read from ``signature_source`` (default: the first variant); when it cannot be called
-    with these arguments every variant gets ``harness_error`` and nothing runs. ``per_test_s`` is each call's CPU
-    budget; ``deadline_s`` bounds the whole job. A C++ variant whose delimiters do not balance is compiled in a
-    translation unit of its own (``unbalanced_variants="alone"``), or reported as not compiling without a compile
-    (``"fail"``: cheaper, for callers that only need to know that it fails)."""
+    The called method is read from ``signature_source`` (default: the first variant); for a design problem's
+    operation sequences (see :func:`~debugtutor.analysis.examples.design_calls`) the class's constructor and methods
+    are. When they cannot be called with these arguments every variant gets ``harness_error`` and nothing runs.
+    ``per_test_s`` is each call's CPU budget; ``deadline_s`` bounds the whole job. A C++ variant whose delimiters
+    do not balance is compiled in a translation unit of its own (``unbalanced_variants="alone"``), or reported as
+    not compiling without a compile (``"fail"``: cheaper, for callers that only need to know that it fails)."""
     if not variants:
         return BatchResult([])
-    signature: Signature | None = None
+    signature: Signature | Plan | None = None
     harness_error: str | None = None
     # with the precompiled standard header the full header costs less than the light one: every variant gets it
     header = await asyncio.to_thread(precompiled_header_flags, CPP_COMPILE[1:]) if language == "cpp" else []
 
-    def build(signature: Signature | None, calls: Sequence[LeetCodeCall]) -> dict[str, Any]:
+    def build(signature: Signature | Plan | None, calls: Sequence[LeetCodeCall]) -> dict[str, Any]:
         if language == "cpp":
             return _cpp_job(variants, signature, calls, warnings, header)
         return _java_job(variants, signature, calls, warnings)
 
     if calls and run:
         try:
-            signature = signature_of(signature_source or variants[0].source, language, method)
+            signature = call_plan(signature_source or variants[0].source, language, method, calls)
             pieces = build(signature, calls)
         except InputError as exc:
             harness_error = exc.message

@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from debugtutor.analysis.clike.design import UnsupportedType, run_compiled_design
 from debugtutor.analysis.clike.diagnostics import compiler_diagnostics, pattern_diagnostics
 from debugtutor.analysis.clike.edits import blocks_compilation, candidate_edits
 from debugtutor.analysis.clike.harness import (
@@ -31,8 +32,10 @@ from debugtutor.analysis.clike.harness import (
     CallOutcome,
     Variant,
     arun_variants,
+    call_plan,
+    is_design,
     same_compile,
-    signature_of,
+    values_match,
 )
 from debugtutor.analysis.clike.smells import smell_mends
 from debugtutor.analysis.clike.syntax_tree import (
@@ -115,7 +118,7 @@ class CompiledVerifier:
     def _signature_problem(self, source: str) -> InputError | None:
         """Why the harness cannot call the judged method of ``source``; None when it can."""
         try:
-            signature_of(source, self.language, self.method)
+            call_plan(source, self.language, self.method, self.calls)
         except InputError as problem:
             return problem
         return None
@@ -237,7 +240,11 @@ class CompiledVerifier:
     def defines_method(self, source: str) -> bool:
         """Whether ``source`` still defines the method the judge calls (an edit that deleted it cannot be a fix,
         whatever the compiler says of the rest)."""
-        return self.method is None or re.search(rf"\b{re.escape(self.method)}\s*\(", source) is not None
+        if self.method is None:
+            return True
+        name = re.escape(self.method)
+        # a design problem's class may leave its constructor implicit
+        return re.search(rf"\b{name}\s*\(|\b(?:class|struct)\s+{name}\b", source) is not None
 
     def proposer(self) -> Callable[..., Iterator[Edit]]:
         def propose(
@@ -434,6 +441,22 @@ def _repair(original: str, fixed: str, edits: list[AppliedEdit], executions: int
     )
 
 
+def _design_passes(
+    source: str, language: CompiledLanguage, calls: list[LeetCodeCall], compare: CompareMode, limits: Limits
+) -> bool:
+    """Whether ``source`` answers every operation sequence as expected, run as the graders run a design class (a
+    program of its own, not the batch harness that found the fix)."""
+    sequences = [dict(call.args) for call in calls]
+    try:
+        results = run_compiled_design(source, language, sequences[0]["operations"][0], sequences, limits)
+    except UnsupportedType:
+        return False
+    return all(
+        "answers" in result and values_match(result["answers"], call.expected, compare)
+        for result, call in zip(results, calls, strict=True)
+    )
+
+
 async def arepair_compiled(
     code: str,
     calls: Sequence[LeetCodeCall],
@@ -454,6 +477,8 @@ async def arepair_compiled(
     limits = Limits(wall_s=10.0, per_test_s=max(1.0, budget.per_test_s), memory_mb=1024)
 
     async def confirmed(source: str) -> bool:
+        if is_design(calls):
+            return await asyncio.to_thread(_design_passes, source, language, calls, compare, limits)
         request = LeetCodeRequest(
             code=source,
             calls=calls,

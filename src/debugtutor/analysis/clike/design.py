@@ -3,8 +3,9 @@
 A design problem has no ``Solution`` method: the statement's example lists operations (the class name, then method
 names) and their arguments, and the answers in order. This module writes a ``main`` for the program that builds the
 object, calls each method with arguments typed as the class declares them, and prints every sequence's answers as one
-JSON array after a marker; the program runs in the sandbox like any other. Supported parameter and return types are
-the scalars, strings, characters, and (nested) ``vector`` / arrays / ``List`` of them; anything else makes the
+JSON array after a marker; the program runs in the sandbox like any other (the graders' way), or, through
+:func:`design_plan`, the analysis harness calls it as one batch variant among many. Supported parameter and return
+types are the scalars, strings, characters, and (nested) ``vector`` / arrays / ``List`` of them; anything else makes the
 sequence unrunnable (:class:`UnsupportedType`), and the problem stays ungradable rather than guessed at.
 """
 
@@ -258,6 +259,40 @@ def _calls(
             raise UnsupportedType(f"no {name} taking {len(args)} arguments")
         out.append((name, [literal(v, t) for v, t in zip(args, signature.parameters)], signature.returns))
     return out
+
+
+@dataclass(frozen=True)
+class PlannedOperation:
+    """One operation of a sequence as the generated call writes it: the method (the class's name for the
+    constructor), each argument as (declared type, literal), and the return type."""
+
+    name: str
+    arguments: tuple[tuple[str, str], ...]
+    returns: str
+
+
+def design_plan(
+    code: str, language: Language, sequences: list[dict[str, Any]]
+) -> tuple[str, list[list[PlannedOperation]]]:
+    """The class the sequences drive and, per sequence, its operations typed as ``code`` declares them;
+    UnsupportedType when one cannot be written (or the sequences name different classes)."""
+    names = {sequence["operations"][0] for sequence in sequences if sequence["operations"]}
+    if len(names) != 1:
+        raise UnsupportedType(f"the sequences name {len(names)} classes")
+    class_name = names.pop()
+    signatures = class_signatures(code, class_name)
+    literal, declared = (cpp_literal, _cpp_type) if language == "cpp" else (java_literal, lambda vtype: vtype)
+    plan = []
+    for sequence in sequences:
+        operations = []
+        for name, args in zip(sequence["operations"], sequence["arguments"]):
+            signature = signatures.get(name)
+            if signature is None or len(signature.parameters) != len(args):
+                raise UnsupportedType(f"no {name} taking {len(args)} arguments")
+            typed = tuple((declared(vtype), literal(value, vtype)) for value, vtype in zip(args, signature.parameters))
+            operations.append(PlannedOperation(name, typed, signature.returns))
+        plan.append(operations)
+    return class_name, plan
 
 
 def cpp_program(code: str, class_name: str, sequences: list[dict[str, Any]]) -> str:
