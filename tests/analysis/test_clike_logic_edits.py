@@ -234,3 +234,25 @@ def test_adding_and_exclusive_or_may_be_confused_either_way() -> None:
     assert "for (int x : v) acc += x;" in {
         e.source.split("\n")[2].strip() for e in candidate_edits(back, "cpp", lines=[3])
     }
+
+
+def test_an_edit_of_a_piece_the_line_repeats_is_also_made_at_every_copy() -> None:
+    code = """class Feed {
+    map<int, set<int>> follows;
+public:
+    bool sees(int user, int author) {
+        return author == user || follows[user+1].find(author) != follows[user+1].end();
+    }
+    int next(int user) {
+        return user+1;
+    }
+};
+"""
+    every = {e.source.split("\n")[4].strip() for e in candidate_edits(code, "cpp", lines=[5])
+             if e.description.endswith("(every copy on the line)")}  # fmt: skip
+    assert "return author == user || follows[user+0].find(author) != follows[user+0].end();" in every
+    assert "return author == user || follows[user-1].find(author) != follows[user-1].end();" in every
+    # '==' and '!=' are whole tokens: an edit of one never rewrites the other's '='
+    assert all("!=" in line and "==" in line for line in every if "user+1" in line)
+    # a piece the line holds once has no such edit
+    assert not [e for e in candidate_edits(code, "cpp", lines=[8]) if "every copy" in e.description]

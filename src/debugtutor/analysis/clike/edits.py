@@ -743,6 +743,59 @@ def reference_mutations(ctx: EditContext, lexed: LineTokens) -> Iterator[Candida
 # Entry point.
 
 
+def _shared_ends(first: str, second: str) -> tuple[int, int]:
+    """How many characters two texts share at the start, and then at the end of what remains."""
+    limit = min(len(first), len(second))
+    prefix = next((i for i in range(limit) if first[i] != second[i]), limit)
+    limit -= prefix
+    suffix = next((i for i in range(limit) if first[-1 - i] != second[-1 - i]), limit)
+    return prefix, suffix
+
+
+_OPERATOR_CHARS = frozenset("=!<>+-*/%&|^")
+
+
+def _glued(char: str, neighbour: str) -> bool:
+    """Whether ``char`` belongs to the same token as the ``neighbour`` it touches (both of a name or number, or
+    both of an operator)."""
+    if not neighbour:
+        return False
+    word = char.isalnum() or char == "_"
+    return (word and (neighbour.isalnum() or neighbour == "_")) or (
+        char in _OPERATOR_CHARS and neighbour in _OPERATOR_CHARS
+    )
+
+
+def _repeated_on_line(source: str, edit: Edit) -> Edit | None:
+    """A logic edit that replaces a piece of a line, made at every copy of that piece on the line: a bug written
+    into an expression the line repeats (``friends[id+1].find(x) != friends[id+1].end()``) is in every copy.
+    None when the piece occurs once, or the edit only inserts or spans lines."""
+    if edit.category != "logic" or not edit.source:
+        return None
+    prefix, suffix = _shared_ends(source, edit.source)
+    # whole tokens: '==' -> '!=' differs in one character, but the copies to find are of '=='
+    while prefix > 0 and _glued(source[prefix - 1], source[prefix : len(source) - suffix + 1][:1]):
+        prefix -= 1
+    while suffix > 0 and _glued(source[len(source) - suffix], source[len(source) - suffix - 1 : len(source) - suffix]):
+        suffix -= 1
+    old, new = source[prefix : len(source) - suffix], edit.source[prefix : len(edit.source) - suffix]
+    if not old.strip() or "\n" in old or "\n" in new:
+        return None
+    start = source.rfind("\n", 0, prefix) + 1
+    end = source.find("\n", prefix)
+    end = len(source) if end < 0 else end
+    # a copy is the same text not glued to a longer name or number
+    before = r"(?<![\w.])" if re.match(r"[\w.]", old) else ""
+    after = r"(?![\w.])" if re.search(r"[\w.]$", old) else ""
+    pattern = re.compile(before + re.escape(old) + after)
+    line_text = source[start:end]
+    if len(pattern.findall(line_text)) < 2:
+        return None
+    repeated = source[:start] + pattern.sub(lambda _: new, line_text) + source[end:]
+    return Edit(edit.operator, edit.category, edit.line, edit.description + " (every copy on the line)", repeated,
+                edit.bug_type)  # fmt: skip
+
+
 def candidate_edits(
     source: str,
     language: CompiledLanguage,
@@ -797,6 +850,9 @@ def candidate_edits(
         for operator in LOGIC_OPERATORS:
             operators.append(lambda operator=operator: operator(ctx))  # type: ignore[misc]
     candidates = [(priority, edit) for make in operators for priority, edit in make() if edit.category in categories]
+    if direction == "repair":
+        candidates += [(priority + 1, repeated) for priority, edit in candidates
+                       if (repeated := _repeated_on_line(source, edit)) is not None]  # fmt: skip
     candidates.sort(key=lambda item: (item[0], item[1].line))
     seen = {source}
     for _, edit in candidates:
