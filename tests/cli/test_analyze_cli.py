@@ -105,3 +105,28 @@ def test_analyze_java_with_examples(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert payload["tests"][0]["actual"] == "2" and payload["tests"][0]["expected"] == "3"
     assert payload["suspicious_lines"][0]["line"] == 3
     assert payload["repair"] is not None and "+        return x * 3;" in payload["repair"]["diff"]
+
+
+@pytest.mark.slow
+def test_analyze_a_cpp_design_class_with_its_operation_examples(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    program = tmp_path / "counter.cpp"
+    program.write_text(
+        "class HitCounter {\n    int hits = 0;\npublic:\n    HitCounter() {}\n"
+        "    void hit() {\n        hits += 2;\n    }\n    int count() {\n        return hits;\n    }\n};\n",
+        encoding="utf-8",
+    )
+    examples = tmp_path / "examples.txt"
+    examples.write_text(
+        'Input\n["HitCounter", "hit", "hit", "count"]\n[[], [], [], []]\nOutput\n[null, null, null, 2]\n\n'
+        'Input\n["HitCounter", "count", "hit", "count"]\n[[], [], [], []]\nOutput\n[null, 0, null, 1]\n',
+        encoding="utf-8",
+    )
+    args = ["analyze", str(program), "--tests", str(examples), "--json", "--budget-s", "60", "--per-test-s", "5"]
+    code, out, _ = run_cli(args, capsys)
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["failing_tests"] == [0, 1], payload["tests"]
+    assert payload["tests"][0]["actual"] == "[null, null, null, 4]"
+    assert payload["repair"] is not None and "+        hits += 1;" in payload["repair"]["diff"]

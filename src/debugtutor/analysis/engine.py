@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
+from debugtutor.analysis.examples import is_design
 from debugtutor.analysis.execution import (
     FIRST_FAILING,
     LOAD_S,
@@ -33,8 +34,10 @@ from debugtutor.sandbox import (
     Limits,
     PythonTestsRequest,
     Status,
+    TestOutcome,
     TestReport,
     arun,
+    isolation_level,
     run,
 )
 
@@ -207,6 +210,17 @@ def compiled_localizer(
     return localize_variant
 
 
+def _report_of(facts: ExecutionFacts) -> TestReport:
+    """The test report of a compiled run the harness made (each call's outcome as the judge would report it)."""
+    tests = [
+        TestOutcome(index=run.index, source=run.source, status=run.status, actual=run.actual, expected=run.expected,
+                    exception=run.exception, wall_s=run.wall_s)
+        for run in facts.tests
+    ]  # fmt: skip
+    return TestReport(status=facts.run_status, tests=tests, setup_error=facts.load_error,
+                      isolation=isolation_level(), wall_s=facts.wall_s)  # fmt: skip
+
+
 async def _aanalyze_compiled(
     code: str,
     calls: Sequence[LeetCodeCall],
@@ -223,7 +237,11 @@ async def _aanalyze_compiled(
         code=code, calls=calls, lang=language, method=method,
         limits=Limits(wall_s=LOAD_S, per_test_s=per_test, memory_mb=1024),
     )  # fmt: skip
-    if calls:
+    if calls and is_design(calls):
+        # the sandbox's LeetCode judge calls one Solution method; a design class's sequences run in the harness
+        found = await acollect_compiled_facts(code, calls, language, method=method, per_test_s=per_test)  # type: ignore[arg-type]
+        test_report = _report_of(found.facts)
+    elif calls:
         test_report, found = await asyncio.gather(
             arun(request),
             acollect_compiled_facts(code, calls, language, method=method, per_test_s=per_test),  # type: ignore[arg-type]

@@ -197,8 +197,10 @@ _DESIGN = re.compile(
 def parse_design_example(text: str) -> dict[str, Any] | None:
     """A design example (``Input`` / operation names / their arguments / ``Output``) as a sequence, else None."""
     match = _DESIGN.search(text)
-    if match is None:
-        return None
+    return None if match is None else _design_sequence(match)
+
+
+def _design_sequence(match: re.Match[str]) -> dict[str, Any] | None:
     try:
         operations, arguments, outputs = (parse_value(group) for group in match.groups())
     except ValueError:
@@ -215,12 +217,12 @@ def parse_design_example(text: str) -> dict[str, Any] | None:
 
 
 def design_calls(examples: list[str]) -> list[LeetCodeCall]:
-    """One call per parsable design example: ``args`` holds the ``operations`` (the class name, then the methods)
-    and their ``arguments``; ``expected`` is the answer of each operation (``null`` for the constructor and for a
-    method that returns nothing)."""
+    """One call per parsable design example (a text may hold several): ``args`` holds the ``operations`` (the class
+    name, then the methods) and their ``arguments``; ``expected`` is the answer of each operation (``null`` for the
+    constructor and for a method that returns nothing)."""
     calls = []
-    for text in examples:
-        sequence = parse_design_example(text)
+    for match in (found for text in examples for found in _DESIGN.finditer(text)):
+        sequence = _design_sequence(match)
         if sequence is not None:
             args = {"operations": sequence["operations"], "arguments": sequence["arguments"]}
             calls.append(LeetCodeCall(args=args, expected=sequence["expected"]))
@@ -240,6 +242,11 @@ def stated_calls(examples: list[str], code: str, language: Language) -> tuple[li
 def is_design_call(call: LeetCodeCall) -> bool:
     """Whether ``call`` is an operation sequence on a class (see :func:`design_calls`), not one method call."""
     return set(call.args) == {"operations", "arguments"}
+
+
+def is_design(calls: Sequence[LeetCodeCall]) -> bool:
+    """Whether the calls are operation sequences on a design problem's class."""
+    return bool(calls) and all(is_design_call(call) for call in calls)
 
 
 # ---------------------------------------------------------------------------------------------------------------

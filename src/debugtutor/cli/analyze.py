@@ -6,7 +6,8 @@ is numbered), a Socratic benchmark ``.txt`` file, whose ``<bug_code>`` and ``<un
 statements for Python (setup lines before the first assert run once); for C++ and Java, a file of LeetCode example
 blocks (``Input: nums = [2,7], target = 9`` then ``Output: [0,1]``) or of JSON calls (``{"args": {...},
 "expected": ...}``, one per line or in a list), made on the method ``--method`` names (by default the one the
-arguments fit).
+arguments fit). A design problem's class (LeetCode's "implement LRUCache") takes its example blocks as LeetCode
+states them: ``Input``, the operations, their arguments, then ``Output`` and the answers.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from debugtutor.analysis.engine import AnalysisBudget, AnalysisReport, analyze
-from debugtutor.analysis.examples import example_calls, example_method
+from debugtutor.analysis.examples import design_calls, example_calls, example_method, is_design
 from debugtutor.analysis.execution import split_unit_tests
 from debugtutor.console import emit_json, state, stdout
 from debugtutor.errors import InputError, read_text
@@ -90,7 +91,7 @@ def load_calls(tests_file: Path, code: str, language: Language) -> list[LeetCode
             calls.append(LeetCodeCall(args=record["args"], expected=record.get("expected")))
         return calls
     blocks = [block for block in re.split(r"\n\s*(?=Input\s*:)", "\n" + text) if block.strip()]
-    calls = example_calls(blocks, code, language)
+    calls = example_calls(blocks, code, language) or design_calls(blocks)
     if not calls:
         raise InputError(
             "no LeetCode example (Input: ... / Output: ...) or JSON call found", path=str(tests_file),
@@ -209,7 +210,9 @@ def register(app: typer.Typer) -> None:
             AnalysisBudget().per_test_s, "--per-test-s", min=0.01, help="Seconds each test (or LeetCode call) may run."
         ),
         lang: str | None = typer.Option(None, "--lang", help="python, cpp or java (default: from the extension)."),
-        method: str | None = typer.Option(None, "--method", help="C++/Java: the Solution method the tests call."),
+        method: str | None = typer.Option(
+            None, "--method", help="C++/Java: the Solution method the tests call (a design problem: its class)."
+        ),
         json_output: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Diagnose a program: static checks, failing tests, suspicious lines and a verified repair."""
@@ -220,7 +223,9 @@ def register(app: typer.Typer) -> None:
             if not code.strip():
                 raise InputError("the program is empty", path=str(file))
             calls = load_calls(tests, code, language) if tests is not None else []
-            if method is None and tests is not None:
+            if method is None and calls and is_design(calls):
+                method = str(calls[0].args["operations"][0])  # a design problem's class
+            elif method is None and tests is not None:
                 method = example_method([_block_for(call) for call in calls[:1]], code, language) if calls else None
             report = analyze(
                 code,

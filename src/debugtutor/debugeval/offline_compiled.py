@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 
 from debugtutor.analysis.clike.edits import blocks_compilation
 from debugtutor.analysis.clike.execution import acollect_compiled_facts
-from debugtutor.analysis.clike.harness import CallOutcome, Variant, arun_variants, is_design
+from debugtutor.analysis.clike.harness import CallOutcome, Variant, arun_variants
 from debugtutor.analysis.clike.nulls import NULL_FAILURES, is_null_failure, null_origins
 from debugtutor.analysis.clike.repair import CompiledVerifier
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
 from debugtutor.analysis.engine import compiled_localizer, rank_lines
-from debugtutor.analysis.examples import input_rules, perturb_calls, stated_calls
+from debugtutor.analysis.examples import input_rules, is_design, perturb_calls, stated_calls
 from debugtutor.analysis.execution import ExecutionFacts
 from debugtutor.analysis.repair import Repair, RepairBudget, RepairSearch, arepair
 from debugtutor.analysis.static import MAJOR_OF_BUG_TYPE, Diagnostic

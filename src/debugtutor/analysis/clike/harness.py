@@ -44,7 +44,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     line_of,
     parse,
 )
-from debugtutor.analysis.examples import is_design_call
+from debugtutor.analysis.examples import is_design
 from debugtutor.errors import InputError
 from debugtutor.sandbox import (
     CompareMode,
@@ -195,11 +195,6 @@ def signature_of(code: str, language: CompiledLanguage, method: str | None) -> S
 
 Plan = tuple[str, list[list[PlannedOperation]]]
 """A design problem's class and, per call, its operations (see :func:`design_plan`)."""
-
-
-def is_design(calls: Sequence[LeetCodeCall]) -> bool:
-    """Whether the calls are operation sequences on a design problem's class."""
-    return bool(calls) and all(is_design_call(call) for call in calls)
 
 
 def call_plan(

@@ -33,7 +33,6 @@ from debugtutor.analysis.clike.harness import (
     Variant,
     arun_variants,
     call_plan,
-    is_design,
     same_compile,
     values_match,
 )
@@ -48,6 +47,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     tokens,
 )
 from debugtutor.analysis.edits import Edit
+from debugtutor.analysis.examples import is_design
 from debugtutor.analysis.repair import (
     AppliedEdit,
     Repair,
