@@ -256,3 +256,43 @@ public:
     assert all("!=" in line and "==" in line for line in every if "user+1" in line)
     # a piece the line holds once has no such edit
     assert not [e for e in candidate_edits(code, "cpp", lines=[8]) if "every copy" in e.description]
+
+
+def test_state_declared_before_a_loop_may_be_made_afresh_in_each_pass() -> None:
+    cpp = """class Solution {
+public:
+    int reach(int n, vector<vector<int>>& g) {
+        int total = 0;
+        vector<int> seen(n);
+        for (int i = 0; i < n; i++) {
+            total += walk(i, g, seen);
+        }
+        return total;
+    }
+};
+"""
+    moved = [e for e in candidate_edits(cpp, "cpp") if e.operator == "fresh_per_pass"]
+    assert [e.line for e in moved] == [5]
+    lines = moved[0].source.split("\n")
+    assert lines[4].strip() == "" and lines[5].strip() == "for (int i = 0; i < n; i++) { vector<int> seen(n);"
+    java = """class Solution {
+    public int distinct(int[][] rows) {
+        Set<Integer> seen = new HashSet<>();
+        int total = 0;
+        for (int[] row : rows) {
+            for (int x : row) seen.add(x);
+            total += seen.size();
+        }
+        return total;
+    }
+}
+"""
+    moved = [e for e in candidate_edits(java, "java") if e.operator == "fresh_per_pass"]
+    assert [e.source.split("\n")[4].strip() for e in moved] == [
+        "for (int[] row : rows) { Set<Integer> seen = new HashSet<>();"
+    ]
+    # a name the code reads after the loop (or in the loop's header) belongs outside it
+    after = java.replace("return total;", "return total + seen.size();")
+    header = cpp.replace("i < n;", "i < (int)seen.size();")
+    assert not [e for e in candidate_edits(after, "java") if e.operator == "fresh_per_pass"]
+    assert not [e for e in candidate_edits(header, "cpp") if e.operator == "fresh_per_pass"]

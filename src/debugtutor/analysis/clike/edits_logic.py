@@ -760,6 +760,58 @@ def reset_value_edits(ctx: EditContext) -> Iterator[Candidate]:
                                 "variable error")  # fmt: skip
 
 
+_DECLARATION_TYPES = frozenset({"declaration", "local_variable_declaration"})
+# (``vector<int> seen(n);`` in a body parses as a function's declarator: there it is an object built with arguments)
+_DECLARATOR_TYPES = frozenset({"init_declarator", "variable_declarator", "identifier", "function_declarator"})
+
+
+def _declared_name(ctx: EditContext, node: Node) -> str | None:
+    """The one name a declaration statement declares (``vector<int> seen(n);``, ``int[] seen = new int[n];``)."""
+    declarators = [child for child in node.named_children if child.type in _DECLARATOR_TYPES]
+    if len(declarators) != 1 or node.child_by_field_name("type") is None:
+        return None
+    declarator = declarators[0]
+    name = declarator if declarator.type == "identifier" else declarator.child_by_field_name("declarator")
+    name = name or declarator.child_by_field_name("name")
+    return ctx.tree.text(name) if name is not None and name.type == "identifier" else None
+
+
+def _uses(ctx: EditContext, node: Node, name: str) -> bool:
+    return any(part.type == "identifier" and ctx.tree.text(part) == name for part in ctx.tree.walk(node))
+
+
+def fresh_per_pass_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """State declared before a loop that each pass should start afresh (``vector<int> visited(n);`` then a loop
+    that searches from every node): the declaration moves to the start of the loop's body. Only where the loop's
+    body is the one place that uses the name; the declaration's line is left blank, so no line moves."""
+    if ctx.direction != "repair":
+        return
+    for node in ctx.tree.named(*_DECLARATION_TYPES):
+        block = node.parent
+        if block is None or block.type not in BLOCK_TYPES or "\n" in ctx.tree.text(node):
+            continue
+        name = _declared_name(ctx, node)
+        if name is None:
+            continue
+        later = block.named_children[block.named_children.index(node) + 1 :]
+        loop = next((child for child in later if child.type in LOOP_TYPES or _uses(ctx, child, name)), None)
+        if loop is None or loop.type not in LOOP_TYPES or not (ctx.wanted(line_of(node)) or ctx.wanted(line_of(loop))):
+            continue
+        body = loop.child_by_field_name("body")
+        rest = later[later.index(loop) + 1 :]
+        header = [child for child in loop.named_children if child is not body and child.type not in BLOCK_TYPES]
+        if body is None or body.type not in BLOCK_TYPES or not _uses(ctx, body, name):
+            continue
+        if any(_uses(ctx, part, name) for part in (*header, *rest)):
+            continue
+        start, end = ctx.tree.span(node)
+        opening = ctx.tree.span(body)[0] + 1
+        text = ctx.source[start:end]
+        source = ctx.source[:start] + ctx.source[end:opening] + " " + text + ctx.source[opening:]
+        description = f"'{_short(text)}' made afresh in each pass of the loop at line {line_of(loop)}"
+        yield ctx.make(P_LOW, "fresh_per_pass", "logic", line_of(node), description, source, "variable error")
+
+
 def _leaves(node: Node) -> list[Node]:
     if node.child_count == 0:
         return [node]
@@ -808,4 +860,5 @@ LOGIC_OPERATORS = (
     missing_return_edits,
     mirrored_name_edits,
     reset_value_edits,
+    fresh_per_pass_edits,
 )
