@@ -296,3 +296,29 @@ public:
     header = cpp.replace("i < n;", "i < (int)seen.size();")
     assert not [e for e in candidate_edits(after, "java") if e.operator == "fresh_per_pass"]
     assert not [e for e in candidate_edits(header, "cpp") if e.operator == "fresh_per_pass"]
+
+
+def test_an_empty_value_returning_helper_may_return_the_simple_values_of_its_type() -> None:
+    cpp = """class Solution {
+public:
+    bool covers(string s, int n) {
+        if (s.size() > n) return true;
+        return allSeen();
+    }
+    bool allSeen() {
+    }
+    int count() {
+        // nothing yet
+    }
+};
+"""
+    stubs = [(e.line, e.source.split("\n")[e.line - 1].strip()) for e in candidate_edits(cpp, "cpp")
+             if e.operator == "stub_return"]  # fmt: skip
+    assert stubs == [(8, "return false; }"), (8, "return true; }"), (11, "return 0; }"), (11, "return -1; }"),
+                     (11, "return 1; }")]  # fmt: skip
+    java = "class Solution {\n    public boolean ok(int[] a) {\n        return check(a);\n    }\n"
+    java += "    private boolean check(int[] a) {\n    }\n}\n"
+    stubs = [e for e in candidate_edits(java, "java") if e.operator == "stub_return"]
+    assert [e.category for e in stubs] == ["reference", "reference"]  # (javac rejects the empty body: a compile fix)
+    assert not [e for e in candidate_edits(cpp.replace("bool allSeen() {\n", "void allSeen() {\n"), "cpp")
+                if e.operator == "stub_return" and e.line == 8]  # fmt: skip

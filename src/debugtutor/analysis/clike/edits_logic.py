@@ -664,6 +664,26 @@ _ENDING_STATEMENTS = frozenset({"return_statement", "throw_statement"})
 _MEMO_READ = re.compile(r"if\s*\(\s*([\w\[\]. ]+?)\s*!=\s*-1\s*\)\s*return\s+\1\s*;")
 
 
+# What an empty function of a type most often stood in for: the values a caller that needs no helper would use.
+_STUB_VALUES = {
+    "bool": ("false", "true"), "boolean": ("false", "true"), "int": ("0", "-1", "1"), "long": ("0", "-1", "1"),
+    "long long": ("0", "-1", "1"), "double": ("0", "-1"), "string": ('""',), "String": ('""',),
+}  # fmt: skip
+
+
+def _stub_returns(ctx: EditContext, body: Node, returns: str) -> Iterator[Candidate]:
+    """A value-returning function with an empty body (a helper the code calls but nobody wrote): it returns the
+    simple values of its type, each a candidate (the call then stands for what the code meant there)."""
+    closing = body.children[-1]
+    if closing.type != "}" or not ctx.wanted(line_of(closing)):
+        return
+    start, _ = ctx.tree.span(closing)
+    for value in _STUB_VALUES.get(returns.removeprefix("static ").strip(), ()):
+        source = ctx.source[:start] + f"return {value}; " + ctx.source[start:]
+        yield ctx.make(P_MID, "stub_return", "reference", line_of(closing), f"the empty function returns {value}",
+                       source, "undefined methods")  # fmt: skip
+
+
 def missing_return_edits(ctx: EditContext) -> Iterator[Candidate]:
     """A function that computes a value and falls off its end without returning it: ``return v;`` for each local of
     the function's own type, the last assigned first, put before its closing brace (the line count stays); in a
@@ -673,8 +693,11 @@ def missing_return_edits(ctx: EditContext) -> Iterator[Candidate]:
         if kind is None or body is None or body.type not in ("compound_statement", "block"):
             continue
         returns = " ".join(ctx.tree.text(kind).split())
-        statements = body.named_children
-        if returns == "void" or not statements or statements[-1].type in _ENDING_STATEMENTS:
+        statements = [node for node in body.named_children if node.type != "comment"]
+        if returns != "void" and not statements:
+            yield from _stub_returns(ctx, body, returns)
+            continue
+        if returns == "void" or statements[-1].type in _ENDING_STATEMENTS:
             continue
         closing = body.children[-1]
         if closing.type != "}" or not ctx.wanted(line_of(closing)):
