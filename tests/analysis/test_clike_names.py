@@ -347,3 +347,33 @@ public:
     single = code.replace("else s[i] = stepBack(s[i] + 26);", "else s[i] = s[i];")
     assert not any(e.operator == "replace_every_call" for e in candidate_edits(
         single, "cpp", lines={5}, categories=("reference",), diagnostics=[_reference(5, "stepBack")]))  # fmt: skip
+
+
+@pytest.mark.slow
+def test_a_container_declared_as_the_wrong_kind_far_above_the_error_is_retyped() -> None:
+    """g++ names the line that returns the two lists; the compile-fix rounds also look where the names it quotes
+    were declared, and the repair turns their ``list`` into the ``vector`` the return type needs."""
+    code = """class Solution {
+public:
+    vector<vector<int>> split(vector<int>& nums) {
+        list<int> evens, odds;
+        for (int x : nums) {
+            if (x % 2 == 0) evens.push_back(x);
+            else odds.push_back(x);
+        }
+
+        return {evens, odds};
+    }
+};
+"""
+    calls = [LeetCodeCall(args={"nums": [1, 2, 3, 4]}, expected=[[2, 4], [1, 3]])]
+    verifier = CompiledVerifier("cpp", calls, "split", code, 2.0, "exact")
+
+    async def proposed() -> list[str]:
+        assert not (await verifier.verify([code], 30.0))[0].compiles
+        return [edit.description for edit in _edits_per_error_site(verifier, code, verifier.blocking_lines(code))]
+
+    assert "line 4: 'list' -> 'vector' in the declaration" in asyncio.run(proposed())
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=200)
+    search = asyncio.run(arepair_compiled(code, calls, language="cpp", method="split", budget=budget))
+    assert search.best is not None and "vector<int> evens, odds;" in search.best.source

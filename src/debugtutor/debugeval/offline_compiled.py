@@ -26,9 +26,9 @@ import asyncio
 import hashlib
 import itertools
 import json
-import re
 from dataclasses import dataclass, field
 
+from debugtutor.analysis.clike.diagnostics import quoted_declarations
 from debugtutor.analysis.clike.edits import blocks_compilation
 from debugtutor.analysis.clike.execution import acollect_compiled_facts
 from debugtutor.analysis.clike.harness import CallOutcome, Variant, arun_variants
@@ -257,7 +257,7 @@ def line_evidence_compiled(program: CompiledProgram) -> dict[int, float]:
             if diagnostic.code in ("expected-separator", "parse-error", "unbalanced-brackets"):
                 # "expected ';' before X" points at the line after the one missing it
                 add(diagnostic.line - 1, _WEIGHTS["next_line"])
-            for line in _declared_before(program.code, diagnostic):
+            for line in quoted_declarations(program.code, diagnostic):
                 add(line, _WEIGHTS["declaration"])
         else:
             add(diagnostic.line, _WEIGHTS["pattern"])
@@ -303,25 +303,6 @@ def option_scores_with_edits(scores: list[float], passes: list[int], passing_now
     top = max(passes)
     weight = _WEIGHTS["repair"] if top == total else 1.0
     return [score + (weight if passed == top else 0.0) for score, passed in zip(scores, passes)]
-
-
-_TYPE_WORDS = frozenset({"int", "long", "char", "bool", "boolean", "double", "float", "void", "string", "std",
-                         "vector", "String", "const", "auto", "operator", "unsigned", "size_t"})  # fmt: skip
-
-
-def _declared_before(code: str, diagnostic: Diagnostic) -> list[int]:
-    """Where the names a compiler error quotes first appear, when that is above the error (``could not convert
-    '{a, b}'`` is about how ``a`` and ``b`` were declared)."""
-    quoted = " ".join(re.findall(r"'([^']*)'", diagnostic.message))
-    lines = code.splitlines()
-    found: list[int] = []
-    for name in dict.fromkeys(re.findall(r"[A-Za-z_]\w*", quoted)):
-        if name in _TYPE_WORDS:
-            continue
-        first = next((n for n, text in enumerate(lines, 1) if re.search(rf"\b{name}\b", text)), None)
-        if first is not None and first < diagnostic.line:
-            found.append(first)
-    return list(dict.fromkeys(found))
 
 
 # ---------------------------------------------------------------------------------------------------------------

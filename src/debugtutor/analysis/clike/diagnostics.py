@@ -617,6 +617,25 @@ def _index_diagnostics(tree: SyntaxTree) -> Iterable[Diagnostic]:
 # Entry points.
 
 
+_TYPE_WORDS = frozenset({"int", "long", "char", "bool", "boolean", "double", "float", "void", "string", "std",
+                         "vector", "String", "const", "auto", "operator", "unsigned", "size_t"})  # fmt: skip
+
+
+def quoted_declarations(code: str, diagnostic: Diagnostic) -> list[int]:
+    """Where the names a compiler error quotes first appear, when that is above the error (``could not convert
+    '{a, b}'`` is about how ``a`` and ``b`` were declared)."""
+    quoted = " ".join(re.findall(r"'([^']*)'", diagnostic.message))
+    lines = code.splitlines()
+    found: list[int] = []
+    for name in dict.fromkeys(re.findall(r"[A-Za-z_]\w*", quoted)):
+        if name in _TYPE_WORDS:
+            continue
+        first = next((n for n, text in enumerate(lines, 1) if re.search(rf"\b{name}\b", text)), None)
+        if first is not None and first < diagnostic.line:
+            found.append(first)
+    return list(dict.fromkeys(found))
+
+
 def merge(found: Sequence[Diagnostic]) -> list[Diagnostic]:
     unique = {(d.line, d.code, d.symbol): d for d in found}
     return sorted(unique.values(), key=lambda d: (d.line, d.column, d.code))

@@ -83,6 +83,36 @@ def name_repairs(ctx: EditContext) -> Iterator[Candidate]:
     yield from undefined_call_repairs(ctx, functions)
     yield from unknown_function_value_repairs(ctx, functions)
     yield from self_call_repairs(ctx)
+    yield from container_type_repairs(ctx)
+
+
+# The standard sequence and set containers, the one LeetCode's signatures use first.
+_CONTAINERS = ("vector", "list", "deque", "set", "unordered_set", "multiset")
+_NAME_TYPES = ("identifier", "field_identifier")
+
+
+def container_type_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """C++: a container declared as one kind where the code needs another (``list<int> a, b;`` then
+    ``return {a, b};`` for a ``vector<vector<int>>``): where a compile error quotes a name, its declaration's
+    container becomes each other standard one."""
+    if ctx.language != "cpp":
+        return
+    messages = [d.message for d in ctx.diagnostics if d.category in ("syntax", "reference")]
+    quoted = {name for text in re.findall(r"'([^']*)'", " ".join(messages)) for name in re.findall(r"\w+", text)}
+    for node in ctx.tree.named("template_type"):
+        declaration, kind = node.parent, node.child_by_field_name("name")
+        if declaration is None or declaration.type not in (*_DECLARATIONS, "field_declaration") or kind is None:
+            continue
+        current = ctx.tree.text(kind)
+        if current not in _CONTAINERS or declaration.child_by_field_name("type") != node:
+            continue
+        names = {ctx.tree.text(part) for part in ctx.tree.walk(declaration) if part.type in _NAME_TYPES}
+        if not names & quoted or not ctx.wanted(line_of(node)):
+            continue
+        for other in _CONTAINERS:
+            if other != current:
+                yield ctx.edit_node(P_MID, "retype_container", "reference", kind, other,
+                                    f"'{current}' -> '{other}' in the declaration", "undefined objects")  # fmt: skip
 
 
 def redeclaration_repairs(ctx: EditContext) -> Iterator[Candidate]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from debugtutor.analysis.clike.design import UnsupportedType, run_compiled_design
-from debugtutor.analysis.clike.diagnostics import compiler_diagnostics, pattern_diagnostics
+from debugtutor.analysis.clike.diagnostics import compiler_diagnostics, pattern_diagnostics, quoted_declarations
 from debugtutor.analysis.clike.edits import blocks_compilation, candidate_edits
 from debugtutor.analysis.clike.harness import (
     CPP_COMPILE,
@@ -289,7 +289,14 @@ def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list
         if found is not None
     }
     errors = sorted({*errors, *opened})
-    wanted = {line + delta for line in errors for delta in (-2, -1, 0, 1)}
+    # "could not convert '{a, b}'" is about how a and b were declared, maybe far above
+    declared = {
+        line
+        for diagnostic in verifier.diagnostics.get(current, [])
+        if diagnostic.line in errors
+        for line in quoted_declarations(current, diagnostic)
+    }
+    wanted = {line + delta for line in errors for delta in (-2, -1, 0, 1)} | declared
     by_site: dict[int, list[Edit]] = {}
     for edit in verifier.proposer()(current, lines=wanted, categories=("syntax", "reference")):
 
