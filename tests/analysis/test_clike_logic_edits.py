@@ -318,7 +318,8 @@ public:
                      (11, "return 1; }")]  # fmt: skip
     java = "class Solution {\n    public boolean ok(int[] a) {\n        return check(a);\n    }\n"
     java += "    private boolean check(int[] a) {\n    }\n}\n"
+    # (javac rejects the empty body: the edit is a reference one, for the compile-fix rounds)
     java_stubs = [e for e in candidate_edits(java, "java") if e.operator == "stub_return"]
-    assert [e.category for e in java_stubs] == ["reference", "reference"]  # (javac rejects the empty body: a compile fix)
+    assert [e.category for e in java_stubs] == ["reference", "reference"]
     assert not [e for e in candidate_edits(cpp.replace("bool allSeen() {\n", "void allSeen() {\n"), "cpp")
                 if e.operator == "stub_return" and e.line == 8]  # fmt: skip
