@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from debugtutor.sandbox import Language, Limits, ProgramRequest, run
+from debugtutor.sandbox._leetcode_cpp import split_top_level
 
 MARKER = "@@debugtutor-sequence@@"
 
@@ -38,20 +39,8 @@ def _strip(text: str) -> str:
 
 
 def _parameters(text: str) -> tuple[str, ...]:
-    pieces: list[str] = []
-    current: list[str] = []
-    depth = 0
-    for ch in text:
-        depth += 1 if ch in "<[(" else -1 if ch in ">])" else 0
-        if ch == "," and depth == 0:
-            pieces.append("".join(current))
-            current = []
-        else:
-            current.append(ch)
-    if "".join(current).strip():
-        pieces.append("".join(current))
     types = []
-    for piece in pieces:
+    for piece in split_top_level(text):
         piece = _strip(piece.split("=")[0])
         found = re.fullmatch(r"(.*?)\s*\b([A-Za-z_]\w*)\s*((?:\[\s*\])*)", piece)
         if found is None:
