@@ -233,15 +233,15 @@ async def _aanalyze_compiled(
 
     calls = list(calls)
     per_test = budget.per_test_s
-    request = LeetCodeRequest(
-        code=code, calls=calls, lang=language, method=method,
-        limits=Limits(wall_s=LOAD_S, per_test_s=per_test, memory_mb=1024),
-    )  # fmt: skip
     if calls and is_design(calls):
         # the sandbox's LeetCode judge calls one Solution method; a design class's sequences run in the harness
         found = await acollect_compiled_facts(code, calls, language, method=method, per_test_s=per_test)  # type: ignore[arg-type]
         test_report = _report_of(found.facts)
     elif calls:
+        request = LeetCodeRequest(
+            code=code, calls=calls, lang=language, method=method,
+            limits=Limits(wall_s=LOAD_S, per_test_s=per_test, memory_mb=1024),
+        )  # fmt: skip
         test_report, found = await asyncio.gather(
             arun(request),
             acollect_compiled_facts(code, calls, language, method=method, per_test_s=per_test),  # type: ignore[arg-type]

@@ -63,16 +63,11 @@ def class_signatures(code: str, class_name: str) -> dict[str, Signature]:
         return {}
     body = code[start.end() :]
     found: dict[str, Signature] = {}
-    pattern = re.compile(
-        r"([A-Za-z_][\w:<>,\s\[\]\*&]*?)?\s*\b([A-Za-z_]\w*)\s*\(([^()]*)\)\s*(?:const\s*)?(?:throws [\w.,\s]+)?\{"
-    )
-    for match in pattern.finditer(body):
+    for match in _DECLARATION.finditer(body):
         name = match.group(2)
         if name in {"if", "for", "while", "switch", "catch", "return"}:
             continue
-        returns = _strip(
-            re.sub(r"\b(?:public|private|protected|static|virtual|inline|synchronized)\b:?", " ", match.group(1) or "")
-        )
+        returns = _strip(_MODIFIERS.sub(" ", match.group(1) or ""))
         try:
             parameters = _parameters(match.group(3))
         except UnsupportedType:
@@ -237,19 +232,6 @@ _JAVA_RUNTIME = r"""
 """
 
 
-def _calls(
-    sequence: dict[str, Any], signatures: dict[str, Signature], literal: Any
-) -> list[tuple[str, list[str], str]]:
-    """(method, argument literals, return type) of each operation; UnsupportedType when one cannot be written."""
-    out = []
-    for name, args in zip(sequence["operations"], sequence["arguments"]):
-        signature = signatures.get(name)
-        if signature is None or len(signature.parameters) != len(args):
-            raise UnsupportedType(f"no {name} taking {len(args)} arguments")
-        out.append((name, [literal(v, t) for v, t in zip(args, signature.parameters)], signature.returns))
-    return out
-
-
 @dataclass(frozen=True)
 class PlannedOperation:
     """One operation of a sequence as the generated call writes it: the method (the class's name for the
@@ -260,9 +242,26 @@ class PlannedOperation:
     returns: str
 
 
-def design_plan(
-    code: str, language: Language, sequences: list[dict[str, Any]]
-) -> tuple[str, list[list[PlannedOperation]]]:
+Plan = tuple[str, list[list[PlannedOperation]]]
+"""A design problem's class and, per sequence, its operations (see :func:`design_plan`)."""
+
+
+def _operations(
+    sequence: dict[str, Any], signatures: dict[str, Signature], language: Language
+) -> list[PlannedOperation]:
+    """Each operation of one sequence typed as the class declares it; UnsupportedType when one cannot be written."""
+    literal, declared = (cpp_literal, _cpp_type) if language == "cpp" else (java_literal, lambda vtype: vtype)
+    operations = []
+    for name, args in zip(sequence["operations"], sequence["arguments"]):
+        signature = signatures.get(name)
+        if signature is None or len(signature.parameters) != len(args):
+            raise UnsupportedType(f"no {name} taking {len(args)} arguments")
+        typed = tuple((declared(vtype), literal(value, vtype)) for value, vtype in zip(args, signature.parameters))
+        operations.append(PlannedOperation(name, typed, signature.returns))
+    return operations
+
+
+def design_plan(code: str, language: Language, sequences: list[dict[str, Any]]) -> Plan:
     """The class the sequences drive and, per sequence, its operations typed as ``code`` declares them;
     UnsupportedType when one cannot be written (or the sequences name different classes)."""
     names = {sequence["operations"][0] for sequence in sequences if sequence["operations"]}
@@ -270,41 +269,30 @@ def design_plan(
         raise UnsupportedType(f"the sequences name {len(names)} classes")
     class_name = names.pop()
     signatures = class_signatures(code, class_name)
-    literal, declared = (cpp_literal, _cpp_type) if language == "cpp" else (java_literal, lambda vtype: vtype)
-    plan = []
-    for sequence in sequences:
-        operations = []
-        for name, args in zip(sequence["operations"], sequence["arguments"]):
-            signature = signatures.get(name)
-            if signature is None or len(signature.parameters) != len(args):
-                raise UnsupportedType(f"no {name} taking {len(args)} arguments")
-            typed = tuple((declared(vtype), literal(value, vtype)) for value, vtype in zip(args, signature.parameters))
-            operations.append(PlannedOperation(name, typed, signature.returns))
-        plan.append(operations)
-    return class_name, plan
+    return class_name, [_operations(sequence, signatures, language) for sequence in sequences]
 
 
 def cpp_program(code: str, class_name: str, sequences: list[dict[str, Any]]) -> str:
     signatures = class_signatures(code, class_name)
     lines = ["int main() {"]
     for sequence in sequences:
-        calls = _calls(sequence, signatures, cpp_literal)
+        operations = _operations(sequence, signatures, "cpp")
         lines.append("    {")
         lines.append(f'        std::cout << "\\n{MARKER} [null" << std::flush;')
-        for position, (name, args, returns) in enumerate(calls):
+        for position, operation in enumerate(operations):
             # arguments as named variables: a parameter taken by non-const reference needs an lvalue
             names = []
-            for index, literal in enumerate(args):
+            for index, (_, literal) in enumerate(operation.arguments):
                 names.append(f"dt_a{position}_{index}")
                 lines.append(f"        auto {names[-1]} = {literal};")
             joined = ", ".join(names)
             if position == 0:
                 lines.append(f"        {class_name}* dt_object = new {class_name}({joined});")
-            elif returns == "void":
-                lines.append(f'        dt_object->{name}({joined}); std::cout << ",null" << std::flush;')
+            elif operation.returns == "void":
+                lines.append(f'        dt_object->{operation.name}({joined}); std::cout << ",null" << std::flush;')
             else:
                 printed = 'std::cout << "," << dt_json(dt_r) << std::flush;'
-                lines.append(f"        {{ auto dt_r = dt_object->{name}({joined}); {printed} }}")
+                lines.append(f"        {{ auto dt_r = dt_object->{operation.name}({joined}); {printed} }}")
         lines.append('        std::cout << "]" << std::endl;')
         lines.append("    }")
     lines.append("    return 0;\n}")
@@ -316,14 +304,14 @@ def java_program(code: str, class_name: str, sequences: list[dict[str, Any]]) ->
     signatures = class_signatures(code, class_name)
     body = []
     for sequence in sequences:
-        calls = _calls(sequence, signatures, java_literal)
+        operations = _operations(sequence, signatures, "java")
         body.append("        {")
         body.append(f'            System.out.print("\\n{MARKER} [null"); System.out.flush();')
-        _, ctor_args, _ = calls[0]
+        ctor_args = [literal for _, literal in operations[0].arguments]
         body.append(f"            {class_name} dtObject = new {class_name}({', '.join(ctor_args)});")
-        for name, args, returns in calls[1:]:
-            call = f"dtObject.{name}({', '.join(args)})"
-            if returns == "void":
+        for operation in operations[1:]:
+            call = f"dtObject.{operation.name}({', '.join(literal for _, literal in operation.arguments)})"
+            if operation.returns == "void":
                 body.append(f'            {call}; System.out.print(",null"); System.out.flush();')
             else:
                 body.append(

@@ -621,13 +621,18 @@ _TYPE_WORDS = frozenset({"int", "long", "char", "bool", "boolean", "double", "fl
                          "vector", "String", "const", "auto", "operator", "unsigned", "size_t"})  # fmt: skip
 
 
+def quoted_names(message: str) -> list[str]:
+    """The names inside the quoted parts of a compiler message (``'{a, b}'`` -> ``a``, ``b``), in order, once each."""
+    quoted = " ".join(re.findall(r"'([^']*)'", message))
+    return list(dict.fromkeys(re.findall(r"[A-Za-z_]\w*", quoted)))
+
+
 def quoted_declarations(code: str, diagnostic: Diagnostic) -> list[int]:
     """Where the names a compiler error quotes first appear, when that is above the error (``could not convert
     '{a, b}'`` is about how ``a`` and ``b`` were declared)."""
-    quoted = " ".join(re.findall(r"'([^']*)'", diagnostic.message))
     lines = code.splitlines()
     found: list[int] = []
-    for name in dict.fromkeys(re.findall(r"[A-Za-z_]\w*", quoted)):
+    for name in quoted_names(diagnostic.message):
         if name in _TYPE_WORDS:
             continue
         first = next((n for n, text in enumerate(lines, 1) if re.search(rf"\b{name}\b", text)), None)

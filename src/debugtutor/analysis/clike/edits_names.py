@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from debugtutor.analysis.clike.context import P_HIGH, P_MID, Candidate, EditContext
+from debugtutor.analysis.clike.diagnostics import quoted_names
 from debugtutor.analysis.clike.syntax_tree import (
     CLASS_TYPES,
     FUNCTION_TYPES,
@@ -98,7 +99,7 @@ def container_type_repairs(ctx: EditContext) -> Iterator[Candidate]:
     if ctx.language != "cpp":
         return
     messages = [d.message for d in ctx.diagnostics if d.category in ("syntax", "reference")]
-    quoted = {name for text in re.findall(r"'([^']*)'", " ".join(messages)) for name in re.findall(r"\w+", text)}
+    quoted = {name for message in messages for name in quoted_names(message)}
     for node in ctx.tree.named("template_type"):
         declaration, kind = node.parent, node.child_by_field_name("name")
         if declaration is None or declaration.type not in (*_DECLARATIONS, "field_declaration") or kind is None:

@@ -25,7 +25,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from debugtutor.analysis.clike.design import PlannedOperation, UnsupportedType, design_plan
+from debugtutor.analysis.clike.design import Plan, PlannedOperation, UnsupportedType, design_plan
 from debugtutor.analysis.clike.runtime import (
     CPP_RUNTIME,
     JAVA_COVERAGE,
@@ -193,10 +193,6 @@ def signature_of(code: str, language: CompiledLanguage, method: str | None) -> S
     return Signature(chosen.name, tuple(types), returns)
 
 
-Plan = tuple[str, list[list[PlannedOperation]]]
-"""A design problem's class and, per call, its operations (see :func:`design_plan`)."""
-
-
 def call_plan(
     code: str, language: CompiledLanguage, method: str | None, calls: Sequence[LeetCodeCall]
 ) -> Signature | Plan:
@@ -319,6 +315,14 @@ def _cpp_runner(ident: int, signature: Signature, argument_names: list[list[str]
     )
 
 
+def _declared_arguments(operation: PlannedOperation, prefix: str) -> tuple[list[str], str]:
+    """The operation's arguments as typed local variables (a parameter taken by non-const reference needs an
+    lvalue), and the parenthesised argument list that passes them."""
+    names = [f"{prefix}{k}" for k in range(len(operation.arguments))]
+    declarations = [f"{vtype} {name} = {literal};" for name, (vtype, literal) in zip(names, operation.arguments)]
+    return declarations, f"({', '.join(names)})"
+
+
 def _cpp_design_runner(ident: int, plan: Plan) -> str:
     """``dt_run_<ident>``: one case per sequence; a fresh object, each operation's answer in one JSON array."""
     class_name, sequences = plan
@@ -326,10 +330,8 @@ def _cpp_design_runner(ident: int, plan: Plan) -> str:
     for index, operations in enumerate(sequences):
         parts = []
         for position, operation in enumerate(operations):
-            # arguments as named variables: a parameter taken by non-const reference needs an lvalue
-            names = [f"dt_a{position}_{k}" for k in range(len(operation.arguments))]
-            parts += [f"{vtype} {name} = {literal};" for name, (vtype, literal) in zip(names, operation.arguments)]
-            call = f"({', '.join(names)})"
+            declarations, call = _declared_arguments(operation, f"dt_a{position}_")
+            parts += declarations
             if position == 0:
                 qualified = f"dt_c{ident}::{class_name}"
                 parts.append(f'{qualified}* dt_o = new {qualified}{call}; std::string dt_out = "[null";')
@@ -470,9 +472,8 @@ def _java_design_cases(plan: Plan) -> list[str]:
     for index, operations in enumerate(sequences):
         parts = []
         for position, operation in enumerate(operations):
-            names = [f"dtA{position}_{k}" for k in range(len(operation.arguments))]
-            parts += [f"{vtype} {name} = {literal};" for name, (vtype, literal) in zip(names, operation.arguments)]
-            call = f"({', '.join(names)})"
+            declarations, call = _declared_arguments(operation, f"dtA{position}_")
+            parts += declarations
             if position == 0:
                 parts.append(f"{class_name} dtO = new {class_name}{call}; List<Object> dtOut = new ArrayList<>();")
                 parts.append("dtOut.add(null);")
