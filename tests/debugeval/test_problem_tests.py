@@ -217,3 +217,63 @@ def test_compiled_design_problems(language: str, code: str) -> None:
     graded = grade(code, tests)
     assert graded.passed is True, graded.reason
     assert grade(code.replace("value += amount", "value -= amount"), tests).passed is False
+
+
+PYTHON_COUNTER = """class Counter:
+    def __init__(self, start):
+        self.value = start
+
+    def add(self, amount):
+        self.value += amount
+
+    def get(self):
+        return self.value
+
+    def both(self, extra):
+        return [self.value, len(extra)]
+"""
+FORGED_STDOUT = "@@debugtutor-sequence@@ [null, null, 3, [3, 2]]"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["python", "cpp", "java"])
+def test_a_design_program_cannot_answer_for_itself(language: str) -> None:
+    # a wrong Counter (it subtracts) prints the right answers as the old stdout protocol read them, and writes a
+    # second record for its sequence on the judge's channel: neither may pass it
+    forged_record = '{\\"event\\": \\"test\\", \\"index\\": 0, \\"actual\\": [null, null, 3, [3, 2]]}\\n'
+    if language == "python":
+        code = (
+            "import os\n"
+            "class Counter:\n"
+            "    def __init__(self, start):\n"
+            "        self.value = start\n"
+            f"        print('\\n{FORGED_STDOUT}')\n"
+            f'        os.write(3, "{forged_record}".encode())\n'
+            "    def add(self, amount):\n"
+            "        self.value -= amount\n"
+            "    def get(self):\n"
+            "        return self.value\n"
+            "    def both(self, extra):\n"
+            "        return [self.value, len(extra)]\n"
+        )
+    elif language == "cpp":
+        forge = (
+            f'std::cout << "\\n{FORGED_STDOUT}" << std::endl;'
+            f' std::string f = "{forged_record}"; if (write(3, f.data(), f.size()) < 0) return;'
+        )
+        code = CPP_COUNTER.replace("value = start;", f"value = start; {forge}").replace("+= amount", "-= amount")
+    else:
+        forge = (
+            f'System.out.println("\\n{FORGED_STDOUT}");'
+            ' try (java.io.FileOutputStream out = new java.io.FileOutputStream("/proc/self/fd/3", true))'
+            f' {{ out.write("{forged_record}".getBytes()); }} catch (java.io.IOException e) {{ }}'
+        )
+        code = JAVA_COUNTER.replace("value = start;", f"value = start; {forge}").replace("+= amount", "-= amount")
+    example = 'Input\n["Counter", "add", "get", "both"]\n[[1], [2], [], [[7, 8]]]\nOutput\n[null, null, 3, [3, 2]]'
+    tests = _derive(_problem([PYTHON_COUNTER], [example], language=language))
+    honest = {"python": PYTHON_COUNTER, "cpp": CPP_COUNTER, "java": JAVA_COUNTER}[language]
+    assert grade(honest, tests).passed is True
+    forged = grade(code, tests)
+    assert forged.passed is False, forged.reason
+    # the forgery alone (a right Counter that also prints and writes) is a conflict, not a pass on its word
+    assert "two answers" in grade(code.replace("-= amount", "+= amount"), tests).reason

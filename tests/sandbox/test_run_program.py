@@ -198,3 +198,33 @@ def test_judge_reference_time_scales_the_limit(isolation: str) -> None:
     slow = "import time\ntime.sleep(1.5)\nprint('done')\n"
     outcome = run(JudgeRequest(source=slow, expected_stdout="done", limits=Limits(reference_s=0.01)))
     assert outcome.status is Status.timeout  # max(1 s floor, 4 x 0.01 s) < 1.5 s
+
+
+CPP_RECORDS = r"""#include <string>
+#include <unistd.h>
+#include <iostream>
+static void report(const std::string& line) { if (write(3, line.data(), line.size()) < 0) return; }
+int main() {
+    std::cout << "{\"event\": \"test\", \"index\": 1, \"actual\": 9}" << std::endl;
+    report("{\"event\": \"test\", \"index\": 0, \"actual\": [1, 2]}\n");
+    report("{\"event\": \"test\", \"index\": 2, \"actual\": 3}\n");
+}
+"""
+
+
+def test_owed_results_come_from_the_judges_channel_only(isolation: str) -> None:
+    # index 1 is only on stdout, so the record for index 2 lies past a gap and is not believed either
+    outcome = run(ProgramRequest(source=CPP_RECORDS, lang="cpp", results=3))
+    assert outcome.status is Status.passed, outcome.stderr
+    assert outcome.results == [{"event": "test", "index": 0, "actual": [1, 2]}]
+    assert run(ProgramRequest(source=CPP_RECORDS, lang="cpp")).results == []
+
+
+def test_an_owed_result_written_twice_is_a_conflict(isolation: str) -> None:
+    source = (
+        "import json, os\n"
+        "for value in (1, 2):\n"
+        "    os.write(3, (json.dumps({'event': 'test', 'index': 0, 'actual': value}) + '\\n').encode())\n"
+    )
+    outcome = run(ProgramRequest(source=source, results=1))
+    assert outcome.results == [{"status": "error", "conflict": True}]

@@ -37,7 +37,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from debugtutor import python_ast
-from debugtutor.analysis.clike.design import UnsupportedType, run_compiled_design
+from debugtutor.analysis.clike.design import UnsupportedType, run_compiled_design, sequence_results
 from debugtutor.analysis.examples import (
     ParsedExample,
     boundary_calls,
@@ -514,7 +514,6 @@ def _confirm(tests: ProblemTests, oracle: tuple[LanguageName, str], slug: str) -
 # ---------------------------------------------------------------------------------------------------------------
 # Design problems: a class whose methods are called in sequence.
 
-_DESIGN_MARKER = "@@debugtutor-sequence@@"
 # LeetCode's names in scope, on one line: the star imports first, so that ``bisect`` stays the module
 _DESIGN_PRELUDE = (
     "from typing import *; from collections import *; from heapq import *; from bisect import *; "
@@ -522,6 +521,9 @@ _DESIGN_PRELUDE = (
     "import collections, heapq, bisect, functools, itertools, math, random, string, json\n"
 )
 _DESIGN_DRIVER = """
+
+import os as _dt_os
+
 
 def _dt_data(value):
     if isinstance(value, (list, tuple)):
@@ -539,32 +541,34 @@ def _dt_data(value):
     return repr(value)
 
 
-for _dt_sequence in json.loads(_DT_SEQUENCES):
+def _dt_report(record):
+    # the judge's channel, never stdout: what the program prints there cannot stand for an answer
+    data = (json.dumps(record) + "\\n").encode()
+    while data:
+        data = data[_dt_os.write(3, data):]
+
+
+for _dt_index, _dt_sequence in enumerate(json.loads(_DT_SEQUENCES)):
     _dt_answers = []
     try:
         _dt_object = globals()[_dt_sequence["operations"][0]](*_dt_sequence["arguments"][0])
         _dt_answers.append(None)
         for _dt_name, _dt_args in zip(_dt_sequence["operations"][1:], _dt_sequence["arguments"][1:]):
             _dt_answers.append(_dt_data(getattr(_dt_object, _dt_name)(*_dt_args)))
-        print("MARKER " + json.dumps({"answers": _dt_answers}), flush=True)
+        _dt_report({"event": "test", "index": _dt_index, "actual": _dt_answers})
     except Exception as _dt_error:
-        print("MARKER " + json.dumps({"error": type(_dt_error).__name__ + ": " + str(_dt_error)[:200]}), flush=True)
+        _dt_message = type(_dt_error).__name__ + ": " + str(_dt_error)[:200]
+        _dt_report({"event": "test", "index": _dt_index, "error": _dt_message})
 """
 
 
 def run_design(code: str, sequences: list[dict[str, Any]], limits: Limits) -> list[Any]:
     """Each sequence run on a fresh object of the program's class: its answers, or a one-line error."""
     payload = [{"operations": s["operations"], "arguments": s["arguments"]} for s in sequences]
-    driver = _DESIGN_DRIVER.replace("MARKER", _DESIGN_MARKER).replace("_DT_SEQUENCES", repr(json.dumps(payload)))
-    outcome = run(ProgramRequest(source=_DESIGN_PRELUDE + code + driver, lang="python", limits=limits))
-    results: list[Any] = []
-    for line in outcome.stdout.splitlines():
-        if line.startswith(_DESIGN_MARKER + " "):
-            results.append(json.loads(line[len(_DESIGN_MARKER) + 1 :]))
-    while len(results) < len(sequences):
-        message = outcome.exception.type if outcome.exception else outcome.status.value
-        results.append({"error": f"the program ended early: {message}"})
-    return results
+    driver = _DESIGN_DRIVER.replace("_DT_SEQUENCES", repr(json.dumps(payload)))
+    source = _DESIGN_PRELUDE + code + driver
+    outcome = run(ProgramRequest(source=source, lang="python", limits=limits, results=len(sequences)))
+    return sequence_results(outcome, len(sequences))
 
 
 def derive_design_tests(problem: Problem, sequences: list[dict[str, Any]]) -> tuple[ProblemTests | None, str]:

@@ -2,7 +2,8 @@
 
 Every run is a request record, and :func:`run` (``arun`` from a coroutine) returns its typed result:
 
-- :class:`ProgramRequest`: a whole program (Python, C++, Java) with stdin → :class:`ExecOutcome`;
+- :class:`ProgramRequest`: a whole program (Python, C++, Java) with stdin → :class:`ExecOutcome` (and, for a driver we
+  generate, the result records it owes on the judge's channel, never read from stdout);
 - :class:`JudgeRequest`: a whole program judged on its stdout → :class:`ExecOutcome`;
 - :class:`PythonTestsRequest`: Python code against assert-style test lines → :class:`TestReport`;
 - :class:`LeetCodeRequest`: ``class Solution`` method calls with LeetCode arguments → :class:`TestReport`.

@@ -201,7 +201,14 @@ def outcome_from_reply(reply: dict[str, Any], budget: RunBudget, isolation: Isol
 def run_program_with(runner: JobRunner, isolation: Isolation, request: ProgramRequest) -> ExecOutcome:
     budget = request.limits.program_budget()
     job, total = build_program_job(request.source, request.lang, request.stdin, request.files, request.limits, budget)
-    return outcome_from_reply(runner(job, total), budget, isolation)
+    if not request.results:
+        return outcome_from_reply(runner(job, total), budget, isolation)
+    job["steps"][-1]["control"] = True
+    reply = runner(job, total)
+    outcome = outcome_from_reply(reply, budget, isolation)
+    accepted, _ = _accepted_records(reply["steps"][-1].get("control", ""), 0, request.results)
+    outcome.results = [accepted[index] for index in range(len(accepted))]
+    return outcome
 
 
 def outputs_match(actual: str, expected: str, float_tol: float | None = None) -> bool:

@@ -125,6 +125,10 @@ class ExecOutcome(BaseModel):
     """The compiler's message when ``status`` is ``compile_error`` (also kept for warnings otherwise)."""
     exception: ExceptionInfo | None = None
     """The uncaught Python exception, when one ended the program."""
+    results: list[dict[str, Any]] = Field(default_factory=list)
+    """For a request that owes ``results``: the records the program wrote on the judge's channel (fd 3), in index
+    order, as far as an unbroken run from index 0 goes; an index written twice comes back as ``{"conflict": true}``
+    (see :class:`ProgramRequest`)."""
 
 
 class TestOutcome(BaseModel):
@@ -201,6 +205,12 @@ class ProgramRequest(BaseModel):
     stdin: str = ""
     files: dict[str, str] | None = None
     limits: Limits = Field(default_factory=Limits)
+    results: int = Field(default=0, ge=0)
+    """How many result records the program owes its caller, written as JSON lines ``{"event": "test", "index": i,
+    ...}`` on the judge's channel (fd 3, open for C++ and Java too when this is set) rather than on stdout, which
+    belongs to the program's own prints and is truncated at the output limit. They come back in
+    :attr:`ExecOutcome.results`, read as the harnesses' records are: a record past the first missing index, or a
+    second one for an index, is not believed."""
 
 
 class JudgeRequest(BaseModel):

@@ -2,9 +2,10 @@
 
 A design problem has no ``Solution`` method: the statement's example lists operations (the class name, then method
 names) and their arguments, and the answers in order. This module writes a ``main`` for the program that builds the
-object, calls each method with arguments typed as the class declares them, and prints every sequence's answers as one
-JSON array after a marker; the program runs in the sandbox like any other (the graders' way), or, through
-:func:`design_plan`, the analysis harness calls it as one batch variant among many. Supported parameter and return
+object, calls each method with arguments typed as the class declares them, and reports every sequence's answers as
+one JSON array on the judge's channel (fd 3: the program's own prints on stdout can neither forge nor crowd out an
+answer); the program runs in the sandbox like any other (the graders' way), or, through :func:`design_plan`, the
+analysis harness calls it as one batch variant among many. Supported parameter and return
 types are the scalars, strings, characters, and (nested) ``vector`` / arrays / ``List`` of them; anything else makes the
 sequence unrunnable (:class:`UnsupportedType`), and the problem stays ungradable rather than guessed at.
 """
@@ -16,10 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from debugtutor.sandbox import Language, Limits, ProgramRequest, run
+from debugtutor.sandbox import ExecOutcome, Language, Limits, ProgramRequest, run
 from debugtutor.sandbox._leetcode_cpp import split_top_level
-
-MARKER = "@@debugtutor-sequence@@"
 
 
 class UnsupportedType(ValueError):
@@ -165,6 +164,16 @@ def _scalar(value: Any, vtype: str, language: str) -> str:
 # Programs.
 
 _CPP_RUNTIME = r"""
+static void dt_report(const std::string& line) {
+    const char* data = line.data();
+    size_t left = line.size();
+    while (left > 0) {
+        ssize_t written = write(3, data, left);
+        if (written <= 0) return;
+        data += written;
+        left -= (size_t)written;
+    }
+}
 static std::string dt_json(const std::string& s) {
     std::string out = "\"";
     for (unsigned char c : s) {
@@ -181,7 +190,10 @@ static std::string dt_json(int v) { return std::to_string(v); }
 static std::string dt_json(long v) { return std::to_string(v); }
 static std::string dt_json(long long v) { return std::to_string(v); }
 static std::string dt_json(unsigned int v) { return std::to_string(v); }
-static std::string dt_json(double v) { std::ostringstream o; o.precision(17); o << v; return o.str(); }
+static std::string dt_json(double v) {
+    if (!std::isfinite(v)) return dt_json(std::string(v != v ? "nan" : v > 0 ? "inf" : "-inf"));  // not JSON numbers
+    std::ostringstream o; o.precision(17); o << v; return o.str();
+}
 template <typename T> static std::string dt_json(const std::vector<T>& values) {
     std::string out = "[";
     for (size_t i = 0; i < values.size(); i++) out += (i ? "," : "") + dt_json((T)values[i]);
@@ -190,6 +202,16 @@ template <typename T> static std::string dt_json(const std::vector<T>& values) {
 """
 
 _JAVA_RUNTIME = r"""
+    static java.io.OutputStream dtJudge;
+    static void dtReport(String line) {
+        try {
+            if (dtJudge == null) dtJudge = new java.io.FileOutputStream("/proc/self/fd/3");
+            dtJudge.write(line.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            dtJudge.flush();
+        } catch (java.io.IOException e) {
+            // nothing can be reported: the host counts the sequence as unanswered
+        }
+    }
     static String dtJson(Object o) {
         if (o == null) return "null";
         if (o instanceof String) return dtQuote((String) o);
@@ -272,13 +294,17 @@ def design_plan(code: str, language: Language, sequences: list[dict[str, Any]]) 
     return class_name, [_operations(sequence, signatures, language) for sequence in sequences]
 
 
+def _record_head(index: int) -> str:
+    """The opening of sequence ``index``'s record on the judge's channel; the answers array and ``}`` follow."""
+    return json.dumps({"event": "test", "index": index})[:-1] + ', "actual": '
+
+
 def cpp_program(code: str, class_name: str, sequences: list[dict[str, Any]]) -> str:
     signatures = class_signatures(code, class_name)
     lines = ["int main() {"]
-    for sequence in sequences:
+    for sequence_index, sequence in enumerate(sequences):
         operations = _operations(sequence, signatures, "cpp")
-        lines.append("    {")
-        lines.append(f'        std::cout << "\\n{MARKER} [null" << std::flush;')
+        lines.append('    {\n        std::string dt_out = "[null";')
         for position, operation in enumerate(operations):
             # arguments as named variables: a parameter taken by non-const reference needs an lvalue
             names = []
@@ -289,35 +315,32 @@ def cpp_program(code: str, class_name: str, sequences: list[dict[str, Any]]) -> 
             if position == 0:
                 lines.append(f"        {class_name}* dt_object = new {class_name}({joined});")
             elif operation.returns == "void":
-                lines.append(f'        dt_object->{operation.name}({joined}); std::cout << ",null" << std::flush;')
+                lines.append(f'        dt_object->{operation.name}({joined}); dt_out += ",null";')
             else:
-                printed = 'std::cout << "," << dt_json(dt_r) << std::flush;'
-                lines.append(f"        {{ auto dt_r = dt_object->{operation.name}({joined}); {printed} }}")
-        lines.append('        std::cout << "]" << std::endl;')
+                appended = 'dt_out += "," + dt_json(dt_r);'
+                lines.append(f"        {{ auto dt_r = dt_object->{operation.name}({joined}); {appended} }}")
+        lines.append(f'        dt_report({json.dumps(_record_head(sequence_index))} + dt_out + "]}}\\n");')
         lines.append("    }")
     lines.append("    return 0;\n}")
-    prelude = "#include <bits/stdc++.h>\nusing namespace std;\n"
+    prelude = "#include <bits/stdc++.h>\n#include <unistd.h>\nusing namespace std;\n"
     return prelude + code + "\n" + _CPP_RUNTIME + "\n".join(lines) + "\n"
 
 
 def java_program(code: str, class_name: str, sequences: list[dict[str, Any]]) -> str:
     signatures = class_signatures(code, class_name)
     body = []
-    for sequence in sequences:
+    for sequence_index, sequence in enumerate(sequences):
         operations = _operations(sequence, signatures, "java")
-        body.append("        {")
-        body.append(f'            System.out.print("\\n{MARKER} [null"); System.out.flush();')
+        body.append('        {\n            StringBuilder dtOut = new StringBuilder("[null");')
         ctor_args = [literal for _, literal in operations[0].arguments]
         body.append(f"            {class_name} dtObject = new {class_name}({', '.join(ctor_args)});")
         for operation in operations[1:]:
             call = f"dtObject.{operation.name}({', '.join(literal for _, literal in operation.arguments)})"
             if operation.returns == "void":
-                body.append(f'            {call}; System.out.print(",null"); System.out.flush();')
+                body.append(f'            {call}; dtOut.append(",null");')
             else:
-                body.append(
-                    f'            {{ Object dtR = {call}; System.out.print("," + dtJson(dtR)); System.out.flush(); }}'
-                )
-        body.append('            System.out.println("]");')
+                body.append(f'            {{ Object dtR = {call}; dtOut.append(",").append(dtJson(dtR)); }}')
+        body.append(f'            dtReport({json.dumps(_record_head(sequence_index))} + dtOut + "]}}\\n");')
         body.append("        }")
     imports = "import java.util.*;\nimport java.util.stream.*;\n"
     user = re.sub(r"(?m)^(\s*)public\s+(?=(?:final\s+|abstract\s+)*class\b)", r"\1", code)
@@ -326,22 +349,30 @@ def java_program(code: str, class_name: str, sequences: list[dict[str, Any]]) ->
     return imports + user + "\n" + main
 
 
+def sequence_results(outcome: ExecOutcome, count: int) -> list[Any]:
+    """Each of ``count`` sequences' ``{"answers": [...]}`` or ``{"error": ...}`` from the records a design program
+    wrote on the judge's channel (what its stdout says is never read)."""
+    results: list[Any] = []
+    for record in outcome.results:
+        if record.get("conflict"):
+            results.append({"error": "two answers were reported for the sequence"})
+        elif "actual" in record:
+            results.append({"answers": record["actual"]})
+        else:
+            results.append({"error": str(record.get("error") or "no answers were reported")[:300]})
+    while len(results) < count:
+        message = outcome.exception.type if outcome.exception else outcome.status.value
+        results.append({"error": f"the program ended early: {message}"})
+    return results
+
+
 def run_compiled_design(
     code: str, language: Language, class_name: str, sequences: list[dict[str, Any]], limits: Limits
 ) -> list[Any]:
     """Each sequence's answers, or ``{"error": ...}``; UnsupportedType when the calls cannot be written."""
     source = (cpp_program if language == "cpp" else java_program)(code, class_name, sequences)
-    outcome = run(ProgramRequest(source=source, lang=language, limits=limits))
+    outcome = run(ProgramRequest(source=source, lang=language, limits=limits, results=len(sequences)))
     if outcome.status.value == "compile_error":
         message = (outcome.compile_output or "compile error").strip().splitlines()
         return [{"error": f"compile error: {message[0][:200] if message else ''}"}] * len(sequences)
-    results: list[Any] = []
-    for line in outcome.stdout.splitlines():
-        if line.startswith(MARKER + " "):
-            try:
-                results.append({"answers": json.loads(line[len(MARKER) + 1 :])})
-            except ValueError:
-                results.append({"error": f"the program ended in the sequence: {outcome.status.value}"})
-    while len(results) < len(sequences):
-        results.append({"error": f"the program ended early: {outcome.status.value}"})
-    return results
+    return sequence_results(outcome, len(sequences))
