@@ -70,6 +70,19 @@ def test_one_job_verifies_many_variants(language: str, code: str) -> None:
 
 
 @pytest.mark.slow
+def test_an_error_inside_a_library_template_fails_only_the_variant_that_instantiated_it() -> None:
+    # ``rbegin() - 1`` on a set's iterator compiles in the variant and fails inside <bits/stl_iterator.h>: the
+    # compiler names the variant only in its "required from here" line
+    reversed_set = CPP.replace("int total = 0;", "set<int> seen;\n        int total = *(seen.rbegin() - 1) * 0;")
+    batch = run_variants("cpp", [Variant(reversed_set), Variant(CPP)], CALLS, method="sumAbove")
+    failed, correct = batch.variants
+    assert batch.problem is None
+    assert correct.compiled and correct.passed == 3
+    assert not failed.compiled and failed.errors
+    assert failed.errors[0].line == CPP.count("\n", 0, CPP.index("int total")) + 2
+
+
+@pytest.mark.slow
 def test_mutants_are_verified_by_compiling_and_running() -> None:
     mutants = mutate(JAVA, CALLS, language="java", method="sumAbove", count=6, seed=1)
     assert len(mutants) >= 3

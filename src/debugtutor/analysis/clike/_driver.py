@@ -26,6 +26,8 @@ STACK_BYTES = 512 * 1024 * 1024
 CPP_MESSAGE = re.compile(r"^(dt_[cr](\d+)):(\d+):(?:(\d+):)? (error|warning|fatal error): (.*)$")
 JAVA_MESSAGE = re.compile(r"^(?:\./)?dt_c(\d+)/(Solution|DtCalls)\.java:(\d+): (error|warning): (.*)$")
 GLOBAL_MESSAGE = re.compile(r"^(\S+?):(\d+):(?:(\d+):)? (error|fatal error): (.*)$")
+# "dt_c3:12:9:   required from here": the variant's line that instantiated a library template
+REQUIRED_FROM = re.compile(r"^(dt_[cr](\d+)):(\d+):(?:(\d+):)?\s+required from")
 
 
 def big_stack() -> None:
@@ -57,21 +59,33 @@ def cpp_messages(output: str) -> tuple[dict[int, list[dict[str, Any]]], list[str
     owned: dict[int, list[dict[str, Any]]] = {}
     loose: list[str] = []
     current: dict[str, Any] | None = None
+    # An error inside a library header belongs to the variant whose line instantiated the template (the
+    # "required from" line before it): a variant writing ``s.rbegin() - 1`` on a set must fail alone, not fail
+    # the whole batch as an error of no variant.
+    instantiated_by: re.Match[str] | None = None
     for line in output.splitlines():
+        if line.startswith("In file included from") or ": In instantiation of " in line or ": In " in line[:80]:
+            instantiated_by = None
+        required = REQUIRED_FROM.match(line)
+        if required:
+            instantiated_by = required
+            continue
         found = CPP_MESSAGE.match(line)
-        if found:
-            ident = int(found.group(2))
+        other = None if found else GLOBAL_MESSAGE.match(line)
+        owner = found or instantiated_by if found or other else None
+        if owner is not None:
+            ident = int(owner.group(2))
+            message = found.group(6) if found else other.group(5) if other else ""
             current = {
-                "line": int(found.group(3)),
-                "column": int(found.group(4) or 0),
-                "severity": "warning" if found.group(5) == "warning" else "error",
-                "message": found.group(6).strip(),
+                "line": int(owner.group(3)),
+                "column": int(owner.group(4) or 0),
+                "severity": "warning" if found and found.group(5) == "warning" else "error",
+                "message": message.strip(),
                 "detail": "",
-                "in_harness": found.group(1).startswith("dt_r"),
+                "in_harness": owner.group(1).startswith("dt_r"),
             }
             owned.setdefault(ident, []).append(current)
             continue
-        other = GLOBAL_MESSAGE.match(line)
         if other:
             loose.append(line.strip())
             current = None
