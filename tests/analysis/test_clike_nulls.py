@@ -159,6 +159,46 @@ def test_an_unmade_object_goes_with_its_statements_or_its_members_stay() -> None
     assert "'text' -> 'word'" in found
 
 
+STAND_IN_CALL = {
+    "cpp": """class Solution {
+public:
+    int ways(vector<int>& nums, int goal) {
+        int helper;
+        return helper.count(nums, goal, 0);
+    }
+    int walk(vector<int>& nums, int goal, int at) {
+        if (at == nums.size()) return goal == 0;
+        return walk(nums, goal - nums[at], at + 1) + walk(nums, goal + nums[at], at + 1);
+    }
+    int twice(int n) { return 2 * n; }
+};
+""",
+    "java": """class Solution {
+    public int ways(int[] nums, int goal) {
+        Counter helper;
+        return helper.count(nums, goal, 0);
+    }
+    private int walk(int[] nums, int goal, int at) {
+        if (at == nums.length) return goal == 0 ? 1 : 0;
+        return walk(nums, goal - nums[at], at + 1) + walk(nums, goal + nums[at], at + 1);
+    }
+    private int twice(int n) { return 2 * n; }
+}
+""",
+}
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_call_on_an_unmade_object_goes_to_the_one_function_taking_as_many_arguments(language: str) -> None:
+    code = STAND_IN_CALL[language]
+    assert "'helper.count(...)' -> 'walk(...)'" in _unmade(code, language)
+    fixed = next(e.source for e in candidate_edits(code, language) if "-> 'walk(...)'" in e.description)  # type: ignore[arg-type]
+    assert "return walk(nums, goal, 0);" in fixed and "helper" not in fixed
+    # with a second function of three parameters the call has no one place to go
+    ambiguous = code.replace("twice(int n)", "twice(int n, int m, int k)")
+    assert not any("-> 'walk(...)'" in d or "-> 'twice(...)'" in d for d in _unmade(ambiguous, language))
+
+
 def test_a_variable_given_a_value_later_is_not_unmade() -> None:
     assert _unmade(ASSIGNED_LATER, "cpp") == []
 

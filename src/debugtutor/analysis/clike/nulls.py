@@ -216,6 +216,8 @@ def unmade_object_repairs(ctx: EditContext) -> Iterator[Candidate]:
             yield ctx.make(P_HIGH, "unmade_object_member", "reference", lines[0],
                            f"'{unmade.name}.{members[0]}' -> '{members[0]}'", _replaced(ctx.source, spans),
                            "undefined objects")  # fmt: skip
+        else:
+            yield from _unmade_object_method(ctx, unmade, removal)
         for other in _stand_ins(ctx, unmade, unmade_names):
             spans = [removal, *((*ctx.tree.span(use), other) for use in unmade.uses)]
             yield ctx.make(P_MID, "unmade_object_stand_in", "reference", lines[0], f"'{unmade.name}' -> '{other}'",
@@ -338,6 +340,64 @@ def _member_of(ctx: EditContext, use: Node) -> str | None:
     if signature is not None and signature[0] == name:
         return None  # the function calling itself through the object would never end
     return name if name in ctx.declared_names or name in ctx.methods else None
+
+
+def _unmade_object_method(ctx: EditContext, unmade: _Unmade, removal: tuple[int, int, str]) -> Iterator[Candidate]:
+    """``obj.calculate(a, b)`` on a variable nothing made, where the program declares no ``calculate``: the call
+    goes to the one other function of the program that takes as many arguments (``dp(a, b)``), the declaration
+    goes."""
+    calls = [_called_member(ctx, use) for use in unmade.uses]
+    if not calls or any(call is None for call in calls):
+        return
+    found = [call for call in calls if call is not None]
+    arities = {call.arity for call in found}
+    if len(arities) != 1:
+        return
+    arity = arities.pop()
+    callers = {function.id for use in unmade.uses if (function := enclosing(use, FUNCTION_TYPES)) is not None}
+    fitting = set()
+    for function in ctx.tree.named(*FUNCTION_TYPES):
+        signature = function_signature(ctx.tree, function)
+        if signature is not None and len(signature[1]) == arity and function.id not in callers:
+            fitting.add(signature[0])
+    if len(fitting) != 1:
+        return
+    method = fitting.pop()
+    spans = [removal, *((call.start, call.end, method) for call in found)]
+    yield ctx.make(P_HIGH, "unmade_object_method", "reference", line_of(unmade.uses[0]),
+                   f"'{unmade.name}.{found[0].member}(...)' -> '{method}(...)'", _replaced(ctx.source, spans),
+                   "undefined objects")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _MemberCall:
+    """``x.m(args)`` / ``x->m(args)``: the span of ``x.m``, the member's name and the number of arguments."""
+
+    start: int
+    end: int
+    member: str
+    arity: int
+
+
+def _called_member(ctx: EditContext, use: Node) -> _MemberCall | None:
+    """``use`` as the object of a call to a member the program does not declare, or None."""
+    parent = use.parent
+    if parent is None or use.next_sibling is None or ctx.tree.text(use.next_sibling) not in (".", "->"):
+        return None
+    member = parent.child_by_field_name("field") or parent.child_by_field_name("name")
+    if member is None or ctx.tree.text(member) in ctx.declared_names or ctx.tree.text(member) in ctx.methods:
+        return None
+    if parent.type == "method_invocation":
+        arguments = parent.child_by_field_name("arguments")
+    elif parent.type == "field_expression" and parent.parent is not None and parent.parent.type == "call_expression":
+        arguments = parent.parent.child_by_field_name("arguments")
+    else:
+        return None
+    if arguments is None:
+        return None
+    start, _ = ctx.tree.span(use)
+    _, end = ctx.tree.span(member)
+    return _MemberCall(start, end, ctx.tree.text(member), len(arguments.named_children))
 
 
 def _stand_ins(ctx: EditContext, unmade: _Unmade, unmade_names: set[str]) -> list[str]:
