@@ -152,6 +152,31 @@ public:
     assert any(d.code == "misleading-indentation" for d in pattern_diagnostics(unbraced, "java"))
 
 
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_range_check_that_lets_an_index_reach_the_size(language: str) -> None:
+    size = "grid.size()" if language == "cpp" else "grid.length"
+    code = f"""class Solution {{
+    int n, m;
+    boolean inside(int x, int y) {{ return x >= 0 && x <= n && y >= 0 && y < m; }}
+    boolean outside(int x, int y) {{ return x < 0 || y < 0 || y > {size} || x >= n; }}
+    boolean fine(int x, int y) {{ return x >= 0 && x <= n - 1 && y >= 0 && y <= m - 1 && x <= 9; }}
+    int count(int[][] grid, int k) {{
+        n = {size};
+        m = n;
+        boolean any = k >= 0 && k <= steps;
+        return 0;
+    }}
+}}
+"""
+    diagnostics = pattern_diagnostics(code, language)  # type: ignore[arg-type]
+    found = [(d.line, d.message) for d in diagnostics if d.code == "range-admits-size"]
+    # n is only ever a size; m is given n, not a size itself, and steps is never a size
+    assert found == [
+        (3, "the range check lets x reach n, one past the last index"),
+        (4, f"the range check lets y reach {size}, one past the last index"),
+    ]
+
+
 def _fixes(code: str, language: str, diagnostics: list[Diagnostic] | None = None) -> list[str]:
     return [e.source for e in candidate_edits(code, language, diagnostics=diagnostics or [])]  # type: ignore[arg-type]
 

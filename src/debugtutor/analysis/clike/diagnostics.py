@@ -547,8 +547,57 @@ def pattern_diagnostics(source: str, language: CompiledLanguage, tree: SyntaxTre
                 )  # fmt: skip
     found.extend(_loop_diagnostics(tree))
     found.extend(_index_diagnostics(tree))
+    found.extend(_range_diagnostics(tree))
     found.extend(_recursion_diagnostics(tree))
     return found
+
+
+_SIZE_VALUE = re.compile(r"(?:\(\s*int\s*\)\s*)?\w+(?:\[[^\[\]]*\])*\.(?:size\(\)|length\(\)|length)")
+_ASSIGNED = re.compile(r"\b([A-Za-z_]\w*)\s*=(?!=)\s*([^;,{}]+)")
+_JOINS = {"&&": "and", "and": "and", "||": "or", "or": "or"}
+_END_OF_OPERAND = r"(?=\s*(?:$|\)|&&|\|\||and\b|or\b))"
+# per join: the floor of an index, then its ceiling when the ceiling admits the size itself
+_RANGE_SHAPES = {
+    "and": (r"\b([A-Za-z_]\w*)\s*>=\s*0\b|\b0\s*<=\s*([A-Za-z_]\w*)\b", r"\b([A-Za-z_]\w*)\s*<=\s*([\w.\[\]()]+)"),
+    "or": (r"\b([A-Za-z_]\w*)\s*<\s*0\b|\b0\s*>\s*([A-Za-z_]\w*)\b", r"\b([A-Za-z_]\w*)\s*>\s*([\w.\[\]()]+)"),
+}
+
+
+def _size_names(source: str) -> set[str]:
+    """Variables given nothing but a container's size (``n = grid.size();``, ``int m = s.length();``)."""
+    values: dict[str, list[str]] = {}
+    for found in _ASSIGNED.finditer(source):
+        values.setdefault(found.group(1), []).append(found.group(2).strip())
+    return {name for name, given in values.items() if all(_SIZE_VALUE.fullmatch(value) for value in given)}
+
+
+def _join(node: object) -> str | None:
+    if node is None or node.type != "binary_expression":  # type: ignore[attr-defined]
+        return None
+    operator = operator_token(node)  # type: ignore[arg-type]
+    return _JOINS.get(operator.type) if operator is not None else None
+
+
+def _range_diagnostics(tree: SyntaxTree) -> Iterable[Diagnostic]:
+    """A range check that lets an index reach a container's size (``x >= 0 && x <= n`` with ``n = grid.size()``,
+    or its negation ``x < 0 || x > n``): the index one past the last element passes it."""
+    sizes: set[str] | None = None
+    for node in tree.named("binary_expression"):
+        join = _join(node)
+        if join is None or _join(node.parent) == join:
+            continue  # the outermost chain of one join speaks for the whole check
+        text = tree.text(node)
+        floor_shape, ceiling_shape = _RANGE_SHAPES[join]
+        floored = {left or right for left, right in re.findall(floor_shape, text)}
+        if not floored:
+            continue
+        if sizes is None:
+            sizes = _size_names(tree.source)
+        for name, bound in re.findall(ceiling_shape + _END_OF_OPERAND, text):
+            if name in floored and (bound in sizes or _SIZE_VALUE.fullmatch(bound)):
+                message = f"the range check lets {name} reach {bound}, one past the last index"
+                yield _diagnostic(line_of(node), "range-admits-size", message, "condition error", "suspicious-logic")
+                break
 
 
 def _recursion_diagnostics(tree: SyntaxTree) -> Iterable[Diagnostic]:
