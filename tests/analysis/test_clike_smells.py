@@ -130,3 +130,20 @@ def test_a_loop_up_to_an_arrays_made_size_that_reads_it_at_its_counter_stops_one
 ) -> None:
     # dp has n + 1 elements, so dp[n] is its last one: only the loop over seen (n elements) runs past the end
     assert [edit.description for edit in smell_mends(code, language)] == expected  # type: ignore[arg-type]
+
+
+def test_a_loop_up_to_a_rows_length_reads_the_row_at_its_counter() -> None:
+    code = """class Solution {
+    public int ones(int[][] grid) {
+        int total = 0;
+        for (int i = 0; i < grid.length; i++)
+            for (int j = 0; j <= grid[0].length; j++) total += grid[i][j];
+        for (int k = 0; k <= grid.length; k++) {
+            if (k < grid.length) total += grid[k][0];
+        }
+        return total;
+    }
+}
+"""
+    # the second loop guards its read against the last turn: one turn too many there is on purpose
+    assert [edit.description for edit in smell_mends(code, "java")] == ["line 5: '<=' -> '<'"]

@@ -123,12 +123,17 @@ def _loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
     if operator is None or operator.type != "<=" or left is None or right is None or left.type != "identifier":
         return None
     bound = tree.text(right).replace(" ", "")
-    size = re.fullmatch(r"(\w+)\.(?:size\(\)|length\(\)|length)", bound)
+    # a row's length (``grid[0].size()``) bounds the index after as many subscripts as it took
+    size = re.fullmatch(r"(\w+)((?:\[[^\[\]]*\])*)\.(?:size\(\)|length\(\)|length)", bound)
+    depth = size.group(2).count("[") if size else 0
     # or an array made with exactly that many elements (``new boolean[n]``, ``vector<int> dp(n)``)
     bases = [size.group(1)] if size else [name for name, made in _allocated_sizes(tree.source).items() if made == bound]
     index = re.escape(tree.text(left))
+    if re.search(rf"\b{index}\s*(?:<|!=)\s*{re.escape(bound)}", tree.text(body).replace(" ", "")):
+        return None  # the body guards its reads against the last turn
+    before = r"\s*\[[^\[\]]*\]" * depth
     for base in bases:
-        reads = rf"\b{re.escape(base)}\s*(?:\[\s*{index}\s*\]|\.(?:charAt|get)\(\s*{index}\s*\))"
+        reads = rf"\b{re.escape(base)}{before}\s*(?:\[\s*{index}\s*\]|\.(?:charAt|get)\(\s*{index}\s*\))"
         if re.search(reads, tree.text(body)):
             return operator
     return None
