@@ -28,6 +28,8 @@ JAVA_MESSAGE = re.compile(r"^(?:\./)?dt_c(\d+)/(Solution|DtCalls)\.java:(\d+): (
 GLOBAL_MESSAGE = re.compile(r"^(\S+?):(\d+):(?:(\d+):)? (error|fatal error): (.*)$")
 # "dt_c3:12:9:   required from here": the variant's line that instantiated a library template
 REQUIRED_FROM = re.compile(r"^(dt_[cr](\d+)):(\d+):(?:(\d+):)?\s+required from")
+# "x.h: In instantiation of ...", "dt_c3: In member function ...", "In file included from ...": a new context
+NEW_CONTEXT = re.compile(r"^(?:In file included from |\S+: In )")
 
 
 def big_stack() -> None:
@@ -64,7 +66,7 @@ def cpp_messages(output: str) -> tuple[dict[int, list[dict[str, Any]]], list[str
     # the whole batch as an error of no variant.
     instantiated_by: re.Match[str] | None = None
     for line in output.splitlines():
-        if line.startswith("In file included from") or ": In instantiation of " in line or ": In " in line[:80]:
+        if NEW_CONTEXT.match(line):
             instantiated_by = None
         required = REQUIRED_FROM.match(line)
         if required:
@@ -72,7 +74,7 @@ def cpp_messages(output: str) -> tuple[dict[int, list[dict[str, Any]]], list[str
             continue
         found = CPP_MESSAGE.match(line)
         other = None if found else GLOBAL_MESSAGE.match(line)
-        owner = found or instantiated_by if found or other else None
+        owner = found if found else instantiated_by if other else None
         if owner is not None:
             ident = int(owner.group(2))
             message = found.group(6) if found else other.group(5) if other else ""
