@@ -175,6 +175,19 @@ def test_tests_keep_the_calls_they_were_given() -> None:
     assert grade("class Solution:\n    def f(self, n):\n        return n + 1\n", tests).passed is True
 
 
+PYTHON_COUNTER = """class Counter:
+    def __init__(self, start):
+        self.value = start
+
+    def add(self, amount):
+        self.value += amount
+
+    def get(self):
+        return self.value
+
+    def both(self, extra):
+        return [self.value, len(extra)]
+"""
 CPP_COUNTER = """class Counter {
 public:
     int value;
@@ -197,21 +210,8 @@ JAVA_COUNTER = """class Counter {
 @pytest.mark.slow
 @pytest.mark.parametrize(("language", "code"), [("cpp", CPP_COUNTER), ("java", JAVA_COUNTER)])
 def test_compiled_design_problems(language: str, code: str) -> None:
-    python = """class Counter:
-    def __init__(self, start):
-        self.value = start
-
-    def add(self, amount):
-        self.value += amount
-
-    def get(self):
-        return self.value
-
-    def both(self, extra):
-        return [self.value, len(extra)]
-"""
     example = 'Input\n["Counter", "add", "get", "both"]\n[[1], [2], [], [[7, 8]]]\nOutput\n[null, null, 3, [3, 2]]'
-    problem = _problem([python], [example], language=language)
+    problem = _problem([PYTHON_COUNTER], [example], language=language)
     tests = _derive(problem)
     assert tests.spec.kind == "design" and tests.language == language
     graded = grade(code, tests)
@@ -219,19 +219,6 @@ def test_compiled_design_problems(language: str, code: str) -> None:
     assert grade(code.replace("value += amount", "value -= amount"), tests).passed is False
 
 
-PYTHON_COUNTER = """class Counter:
-    def __init__(self, start):
-        self.value = start
-
-    def add(self, amount):
-        self.value += amount
-
-    def get(self):
-        return self.value
-
-    def both(self, extra):
-        return [self.value, len(extra)]
-"""
 FORGED_STDOUT = "@@debugtutor-sequence@@ [null, null, 3, [3, 2]]"
 
 

@@ -219,7 +219,23 @@ struct TreeNode {
 };
 """
 
-RUNTIME = r"""
+REPORT = r"""
+static void dt_report(const std::string& line) {
+    // the judge's channel (fd 3), never stdout, which belongs to the program's own prints
+    const char* data = line.data();
+    size_t left = line.size();
+    while (left > 0) {
+        ssize_t written = write(3, data, left);
+        if (written <= 0) return;
+        data += written;
+        left -= (size_t)written;
+    }
+}
+"""
+"""``dt_report(line)``: one record line to the judge's channel (needs ``<unistd.h>`` and ``<string>``)."""
+
+RUNTIME = (
+    r"""
 static const size_t DT_NODE_LIMIT = 100000;  // a cyclic list or tree from buggy code must not print forever
 
 static ListNode* dt_list(const vector<int>& values) {
@@ -298,23 +314,16 @@ template <typename T> static string dt_json(const vector<T>& values) {
     return out + "]";
 }
 
-static void dt_report(const string& line) {
-    // the judge's channel (fd 3), never stdout, which belongs to the solution's own prints
-    const char* data = line.data();
-    size_t left = line.size();
-    while (left > 0) {
-        ssize_t written = write(3, data, left);
-        if (written <= 0) return;
-        data += written;
-        left -= (size_t)written;
-    }
-}
+"""
+    + REPORT
+    + r"""
 static void dt_emit(int index, double started, const string& json) {
     double seconds = (double)(clock() - started) / CLOCKS_PER_SEC;
     dt_report("{\"event\": \"test\", \"index\": " + to_string(index) + ", \"wall_s\": " + to_string(seconds)
               + ", \"actual\": " + json + "}\n");
 }
 """
+)
 
 
 def checked_signature(

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from debugtutor.sandbox import ExecOutcome, Language, Limits, ProgramRequest, run
-from debugtutor.sandbox._leetcode_cpp import split_top_level
+from debugtutor.sandbox._leetcode_cpp import REPORT, split_top_level
 
 
 class UnsupportedType(ValueError):
@@ -163,17 +163,9 @@ def _scalar(value: Any, vtype: str, language: str) -> str:
 # ---------------------------------------------------------------------------------------------------------------
 # Programs.
 
-_CPP_RUNTIME = r"""
-static void dt_report(const std::string& line) {
-    const char* data = line.data();
-    size_t left = line.size();
-    while (left > 0) {
-        ssize_t written = write(3, data, left);
-        if (written <= 0) return;
-        data += written;
-        left -= (size_t)written;
-    }
-}
+_CPP_RUNTIME = (
+    REPORT
+    + r"""
 static std::string dt_json(const std::string& s) {
     std::string out = "\"";
     for (unsigned char c : s) {
@@ -200,6 +192,7 @@ template <typename T> static std::string dt_json(const std::vector<T>& values) {
     return out + "]";
 }
 """
+)
 
 _JAVA_RUNTIME = r"""
     static java.io.OutputStream dtJudge;
