@@ -201,13 +201,13 @@ def outcome_from_reply(reply: dict[str, Any], budget: RunBudget, isolation: Isol
 def run_program_with(runner: JobRunner, isolation: Isolation, request: ProgramRequest) -> ExecOutcome:
     budget = request.limits.program_budget()
     job, total = build_program_job(request.source, request.lang, request.stdin, request.files, request.limits, budget)
-    if not request.results:
-        return outcome_from_reply(runner(job, total), budget, isolation)
-    job["steps"][-1]["control"] = True
+    if request.results:
+        job["steps"][-1]["control"] = True
     reply = runner(job, total)
     outcome = outcome_from_reply(reply, budget, isolation)
-    accepted, _ = _accepted_records(reply["steps"][-1].get("control", ""), 0, request.results)
-    outcome.results = [accepted[index] for index in range(len(accepted))]
+    if request.results:
+        accepted, _ = _accepted_records(reply["steps"][-1].get("control", ""), 0, request.results)
+        outcome.results = [accepted[index] for index in range(len(accepted))]
     return outcome
 
 

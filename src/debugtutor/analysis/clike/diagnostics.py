@@ -22,8 +22,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from debugtutor.analysis.clike.harness import CompilerMessage, Variant, arun_variants
-from debugtutor.analysis.clike.smells import index_past_end
+from debugtutor.analysis.clike.smells import SIZE_EXPRESSION, index_past_end
 from debugtutor.analysis.clike.syntax_tree import (
     CompiledLanguage,
     SyntaxTree,
@@ -552,7 +554,6 @@ def pattern_diagnostics(source: str, language: CompiledLanguage, tree: SyntaxTre
     return found
 
 
-_SIZE_VALUE = re.compile(r"(?:\(\s*int\s*\)\s*)?\w+(?:\[[^\[\]]*\])*\.(?:size\(\)|length\(\)|length)")
 _ASSIGNED = re.compile(r"\b([A-Za-z_]\w*)\s*=(?!=)\s*([^;,{}]+)")
 _JOINS = {"&&": "and", "and": "and", "||": "or", "or": "or"}
 _END_OF_OPERAND = r"(?=\s*(?:$|\)|&&|\|\||and\b|or\b))"
@@ -568,13 +569,19 @@ def _size_names(source: str) -> set[str]:
     values: dict[str, list[str]] = {}
     for found in _ASSIGNED.finditer(source):
         values.setdefault(found.group(1), []).append(found.group(2).strip())
-    return {name for name, given in values.items() if all(_SIZE_VALUE.fullmatch(value) for value in given)}
+    return {name for name, given in values.items() if all(_is_size(value) for value in given)}
 
 
-def _join(node: object) -> str | None:
-    if node is None or node.type != "binary_expression":  # type: ignore[attr-defined]
+def _is_size(text: str) -> bool:
+    """A container's size, perhaps cast to int: ``(int) grid[0].size()``."""
+    return SIZE_EXPRESSION.fullmatch(re.sub(r"^\(\s*int\s*\)|\s", "", text)) is not None
+
+
+def _join(node: Node | None) -> str | None:
+    """``and`` / ``or`` for a binary ``&&`` / ``||`` expression, else None."""
+    if node is None or node.type != "binary_expression":
         return None
-    operator = operator_token(node)  # type: ignore[arg-type]
+    operator = operator_token(node)
     return _JOINS.get(operator.type) if operator is not None else None
 
 
@@ -594,7 +601,7 @@ def _range_diagnostics(tree: SyntaxTree) -> Iterable[Diagnostic]:
         if sizes is None:
             sizes = _size_names(tree.source)
         for name, bound in re.findall(ceiling_shape + _END_OF_OPERAND, text):
-            if name in floored and (bound in sizes or _SIZE_VALUE.fullmatch(bound)):
+            if name in floored and (bound in sizes or _is_size(bound)):
                 message = f"the range check lets {name} reach {bound}, one past the last index"
                 yield _diagnostic(line_of(node), "range-admits-size", message, "condition error", "suspicious-logic")
                 break

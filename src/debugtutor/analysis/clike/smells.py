@@ -111,6 +111,11 @@ def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
     return sorted(mends, key=lambda edit: edit.line)
 
 
+SIZE_EXPRESSION = re.compile(r"(\w+)((?:\[[^\[\]]*\])*)\.(?:size\(\)|length\(\)|length)")
+"""A container's size, spaces removed: ``v.size()``, ``s.length()``, ``a.length``, a row's ``grid[0].size()``
+(groups: the container, its subscripts)."""
+
+
 def _loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
     """The ``<=`` of ``for (...; i <= v.size(); ...)`` whose body reads ``v[i]`` (``v.charAt(i)``, ``v.get(i)``),
     or of ``for (...; i <= n; ...)`` over an array made with ``n`` elements: the last turn reads one past the end."""
@@ -124,7 +129,7 @@ def _loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
         return None
     bound = tree.text(right).replace(" ", "")
     # a row's length (``grid[0].size()``) bounds the index after as many subscripts as it took
-    size = re.fullmatch(r"(\w+)((?:\[[^\[\]]*\])*)\.(?:size\(\)|length\(\)|length)", bound)
+    size = SIZE_EXPRESSION.fullmatch(bound)
     depth = size.group(2).count("[") if size else 0
     # or an array made with exactly that many elements (``new boolean[n]``, ``vector<int> dp(n)``)
     bases = [size.group(1)] if size else [name for name, made in _allocated_sizes(tree.source).items() if made == bound]
