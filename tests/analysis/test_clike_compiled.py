@@ -194,3 +194,25 @@ def test_a_java_call_that_runs_out_of_time_is_stopped_without_a_new_jvm() -> Non
     assert [call.status for call in swallowing.calls] == [Status.timeout, Status.timeout, Status.passed]
     assert correct.passed == 3
     assert batch.program_starts == 3
+
+
+PAIR_JAVA = """import javafx.util.Pair;
+class Solution {
+    public int sumPair(int a, int b) {
+        Pair<Integer, Integer> pair = new Pair<>(a, b);
+        return pair.getKey() + pair.getValue();
+    }
+}
+"""
+
+
+@pytest.mark.slow
+def test_java_variants_see_leetcodes_pair_class_as_the_judge_does() -> None:
+    # LeetCode's Java environment has javafx.util.Pair: a program using it must not look like a compile error to
+    # the engine, while its line numbers stay those of the program
+    calls = [LeetCodeCall(args={"a": 1, "b": 2}, expected=3), LeetCodeCall(args={"a": 5, "b": -5}, expected=0)]
+    broken = PAIR_JAVA.replace("pair.getValue()", "pair.getValue(")
+    batch = run_variants("java", [Variant(PAIR_JAVA), Variant(broken)], calls, method="sumPair", warnings=True)
+    fine, unclosed = batch.variants
+    assert fine.compiled and fine.passed == 2, fine
+    assert not unclosed.compiled and {message.line for message in unclosed.errors} == {5}

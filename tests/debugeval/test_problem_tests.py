@@ -205,10 +205,22 @@ JAVA_COUNTER = """class Counter {
     public List<Integer> both(int[] extra) { return Arrays.asList(value, extra.length); }
 }
 """
+# the same counter kept in LeetCode's javafx Pair, which a plain JDK lacks
+JAVA_PAIR_COUNTER = """import javafx.util.Pair;
+class Counter {
+    private Pair<String, Integer> state;
+    public Counter(int start) { state = new Pair<>("value", start); }
+    public void add(int amount) { int value = state.getValue(); value += amount; state = new Pair<>("value", value); }
+    public int get() { return state.getValue(); }
+    public List<Integer> both(int[] extra) { return Arrays.asList(state.getValue(), extra.length); }
+}
+"""
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("language", "code"), [("cpp", CPP_COUNTER), ("java", JAVA_COUNTER)])
+@pytest.mark.parametrize(
+    ("language", "code"), [("cpp", CPP_COUNTER), ("java", JAVA_COUNTER), ("java", JAVA_PAIR_COUNTER)]
+)
 def test_compiled_design_problems(language: str, code: str) -> None:
     example = 'Input\n["Counter", "add", "get", "both"]\n[[1], [2], [], [[7, 8]]]\nOutput\n[null, null, 3, [3, 2]]'
     problem = _problem([PYTHON_COUNTER], [example], language=language)

@@ -380,7 +380,6 @@ def _attempt(
     candidates = base + perturb_calls(base, count=extra, seed=seed, rules=rules)
     candidates += boundary_calls(base, problem.constraints, rules, known=candidates)
     limits = ORACLE_LIMITS if language == "python" else COMPILED_ORACLE_LIMITS
-    source = source if language == "python" else leetcode_environment(source, language)
     try:
         request = LeetCodeRequest(code=source, calls=candidates, lang=language, method=entry.method, limits=limits)
         runs = [run(request) for _ in range(2)]
@@ -485,7 +484,6 @@ def _confirm(tests: ProblemTests, oracle: tuple[LanguageName, str], slug: str) -
     entry = _python_entry(source, names, title) if language == "python" else _compiled_entry(source, language, names)
     if entry is None:
         return
-    source = source if language == "python" else leetcode_environment(source, language)
     limits = ORACLE_LIMITS if language == "python" else COMPILED_ORACLE_LIMITS
     unset = [LeetCodeCall(args=call.args) for call in tests.calls]
     try:
@@ -613,8 +611,7 @@ def _run_sequences(
 ) -> list[Any]:
     if language == "python":
         return run_design(code, sequences, limits or DESIGN_LIMITS)
-    source = leetcode_environment(strip_comments(code), language)
-    return run_compiled_design(source, language, name, sequences, limits or GRADE_LIMITS[language])
+    return run_compiled_design(strip_comments(code), language, name, sequences, limits or GRADE_LIMITS[language])
 
 
 def grade_design(code: str, tests: ProblemTests, limits: Limits | None = None) -> Grade:
@@ -662,7 +659,7 @@ def grade(code: str, tests: ProblemTests, *, limits: Limits | None = None) -> Gr
     if tests.spec.kind == "design":
         return grade_design(code, tests, limits)
     typed = tests.language == "python" and bool(tests.spec.parameters or tests.spec.returns)
-    source = code if tests.language == "python" else leetcode_environment(strip_comments(code), tests.language)
+    source = code if tests.language == "python" else strip_comments(code)
     unset = [LeetCodeCall(args=call.args) for call in tests.calls]
     base = limits or GRADE_LIMITS[tests.language]
     timed = base.model_copy(
@@ -711,32 +708,6 @@ def same_shape(actual: Any, expected: Any) -> bool:
     if isinstance(expected, list):
         return isinstance(actual, list) and len(actual) == len(expected)
     return type(actual) is type(expected)
-
-
-_PAIR_SHIM = """
-class Pair<K, V> {
-    private final K key;
-    private final V value;
-    public Pair(K key, V value) { this.key = key; this.value = value; }
-    public K getKey() { return key; }
-    public V getValue() { return value; }
-    @Override public boolean equals(Object other) {
-        if (!(other instanceof Pair)) return false;
-        Pair<?, ?> that = (Pair<?, ?>) other;
-        return java.util.Objects.equals(key, that.key) && java.util.Objects.equals(value, that.value);
-    }
-    @Override public int hashCode() { return java.util.Objects.hash(key, value); }
-}
-"""
-
-
-def leetcode_environment(code: str, language: LanguageName) -> str:
-    """What LeetCode's environment adds to a program: for Java, ``javafx.util.Pair`` (LeetCode provides it, a plain
-    JDK does not), as a small class after the code (line numbers stay; its import line is blanked)."""
-    if language != "java" or not re.search(r"\bPair\s*<", code) or re.search(r"\bclass\s+Pair\b", code):
-        return code
-    code = re.sub(r"(?m)^[ \t]*import\s+javafx\.util\.(?:Pair|\*)\s*;", "", code)
-    return code.rstrip("\n") + "\n" + _PAIR_SHIM
 
 
 def failure_reason(report: TestReport) -> str:

@@ -155,6 +155,34 @@ def _literal(value: Any, vtype: ValueType) -> str:
     raise ValueError(f"unsupported type {kind}")
 
 
+# ``javafx.util.Pair``: LeetCode's Java environment provides it and a plain JDK does not.
+PAIR = """
+class Pair<K, V> {
+    private final K key;
+    private final V value;
+    public Pair(K key, V value) { this.key = key; this.value = value; }
+    public K getKey() { return key; }
+    public V getValue() { return value; }
+    @Override public boolean equals(Object other) {
+        if (!(other instanceof Pair)) return false;
+        Pair<?, ?> that = (Pair<?, ?>) other;
+        return java.util.Objects.equals(key, that.key) && java.util.Objects.equals(value, that.value);
+    }
+    @Override public int hashCode() { return java.util.Objects.hash(key, value); }
+    @Override public String toString() { return key + "=" + value; }
+}
+"""
+_PAIR_IMPORT = re.compile(r"(?m)^[ \t]*import\s+javafx\.util\.(?:Pair|\*)\s*;[ \t]*$")
+
+
+def leetcode_library(code: str) -> str:
+    """``code`` with what LeetCode's environment adds to a Java program: :data:`PAIR` after it when it uses ``Pair``
+    without defining one (its ``javafx`` import blanked, so line numbers stay)."""
+    if not re.search(r"\bPair\s*<", code) or re.search(r"\b(?:class|record|interface)\s+Pair\b", code):
+        return code
+    return _PAIR_IMPORT.sub("", code).rstrip("\n") + "\n" + PAIR
+
+
 PRELUDE = """import java.util.*;
 import java.util.function.*;
 import java.util.stream.*;
@@ -298,6 +326,7 @@ def pick_method(code: str, method: str | None) -> CppMethod:
 
 def build_program(code: str, calls: list[dict[str, Any]], method: str | None, start: int = 0) -> str:
     """The whole Java source (public class :data:`MAIN_CLASS`) calling ``method`` once per call."""
+    code = leetcode_library(code)
     chosen = pick_method(code, method)
     types, returns = checked_signature(chosen, parse_type)
     blocks = []

@@ -19,6 +19,7 @@ from typing import Any
 
 from debugtutor.sandbox import ExecOutcome, Language, Limits, ProgramRequest, run
 from debugtutor.sandbox._leetcode_cpp import REPORT, split_top_level
+from debugtutor.sandbox._leetcode_java import leetcode_library
 
 
 class UnsupportedType(ValueError):
@@ -336,7 +337,7 @@ def java_program(code: str, class_name: str, sequences: list[dict[str, Any]]) ->
         body.append(f'            dtReport({json.dumps(_record_head(sequence_index))} + dtOut + "]}}\\n");')
         body.append("        }")
     imports = "import java.util.*;\nimport java.util.stream.*;\n"
-    user = re.sub(r"(?m)^(\s*)public\s+(?=(?:final\s+|abstract\s+)*class\b)", r"\1", code)
+    user = re.sub(r"(?m)^(\s*)public\s+(?=(?:final\s+|abstract\s+)*class\b)", r"\1", leetcode_library(code))
     main = "public class DebugtutorDesignMain {\n" + _JAVA_RUNTIME
     main += "    public static void main(String[] args) {\n" + "\n".join(body) + "\n    }\n}\n"
     return imports + user + "\n" + main

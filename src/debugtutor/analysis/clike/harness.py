@@ -416,12 +416,13 @@ _PUBLIC_TYPE = re.compile(r"^(\s*)public(\s+(?:final\s+|abstract\s+)*(?:class|in
 
 def _java_unit(ident: int, source: str) -> str:
     """The variant as ``dt_c<ident>/Solution.java``: its package, the usual imports and the node classes on its
-    first line (so line numbers stay), and ``public`` off every top-level type but ``Solution``."""
+    first line (so line numbers stay), what LeetCode's library adds after it, and ``public`` off every top-level
+    type but ``Solution``."""
 
     def drop_public(match: re.Match[str]) -> str:
         return match.group(0) if match.group(3) == "Solution" else match.group(1) + "      " + match.group(2)
 
-    body = _PUBLIC_TYPE.sub(drop_public, source)
+    body = _PUBLIC_TYPE.sub(drop_public, sandbox_java.leetcode_library(source))
     return " ".join([f"package dt_c{ident};", JAVA_IMPORTS.strip(), *_java_node_imports(source)]) + " " + body
 
 
