@@ -323,3 +323,23 @@ public:
     assert [e.category for e in java_stubs] == ["reference", "reference"]
     assert not [e for e in candidate_edits(cpp.replace("bool allSeen() {\n", "void allSeen() {\n"), "cpp")
                 if e.operator == "stub_return" and e.line == 8]  # fmt: skip
+
+
+def test_an_element_may_be_dropped_from_a_returned_list() -> None:
+    cpp = "class Solution {\npublic:\n    vector<int> f(int a, int b) {\n        return {a, b, g(a, b)};\n    }\n};\n"
+    dropped = [e.source.split("\n")[3].strip() for e in candidate_edits(cpp, "cpp", lines=[4])
+               if e.operator == "drop_returned_element"]  # fmt: skip
+    assert "return {a, b};" in dropped and "return {b, g(a, b)};" in dropped and "return {a, g(a, b)};" in dropped
+    java = """class Solution {
+    public List<Integer> f(int a, int b) {
+        int[] unused = {a, b};
+        if (a > b) return Arrays.asList(a, b, a - b);
+        return g(a, b);
+    }
+}
+"""
+    found = [(e.line, e.source.split("\n")[e.line - 1].strip()) for e in candidate_edits(java, "java")
+             if e.operator == "drop_returned_element"]  # fmt: skip
+    # only lists that are returned, and only a call's arguments when the call makes a list
+    kept = ["b, a - b", "a, a - b", "a, b"]
+    assert found == [(4, f"if (a > b) return Arrays.asList({rest});") for rest in kept]

@@ -580,6 +580,31 @@ def statement_edits(ctx: EditContext) -> Iterator[Candidate]:
                                  f"swap '{_short(text)}' with the next statement", "other error")  # fmt: skip
 
 
+def returned_element_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """Drop one element of a list the function returns (``return {a, b, extra};``, ``new int[]{...}``,
+    ``List.of(...)``, ``Arrays.asList(...)``): an answer one element too long."""
+    for node in ctx.tree.named("initializer_list", "array_initializer", "argument_list"):
+        elements = node.named_children
+        line = line_of(node)
+        if len(elements) < 2 or not ctx.wanted(line) or enclosing(node, {"return_statement"}) is None:
+            continue
+        if node.type == "argument_list":
+            callee = ctx.source[ctx.tree.span(node.parent)[0] : ctx.tree.span(node)[0]] if node.parent else ""
+            if not _LIST_MAKER.search(callee):
+                continue
+        spans = [ctx.tree.span(element) for element in elements]
+        for position, element in enumerate(elements):
+            # the element goes with the comma before it (with the one after it, for the first)
+            start = spans[position - 1][1] if position else spans[0][0]
+            end = spans[position][1] if position else spans[1][0]
+            yield ctx.replace_span(P_LOW, "drop_returned_element", "logic", line, start, end, "",
+                                   f"drop '{_short(ctx.tree.text(element))}' from the returned list",
+                                   "other error")  # fmt: skip
+
+
+_LIST_MAKER = re.compile(r"(?:\bList\.of|\basList)\s*$")
+
+
 def _short(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= 40 else text[:37] + "..."
@@ -878,6 +903,7 @@ LOGIC_OPERATORS = (
     index_for_element_edits,
     statement_edits,
     argument_edits,
+    returned_element_edits,
     chained_call_edits,
     pointer_hop_edits,
     missing_return_edits,
