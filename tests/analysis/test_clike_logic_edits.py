@@ -343,3 +343,21 @@ def test_an_element_may_be_dropped_from_a_returned_list() -> None:
     # only lists that are returned, and only a call's arguments when the call makes a list
     kept = ["b, a - b", "a, a - b", "a, b"]
     assert found == [(4, f"if (a > b) return Arrays.asList({rest});") for rest in kept]
+
+
+def test_a_variable_may_stand_in_for_a_formula_the_same_line_computes_from_it() -> None:
+    code = """class Solution {
+public:
+    int f(vector<int>& nums) {
+        vector<int> dp(3);
+        for (auto a : nums)
+            for (int i : vector<int>(dp)) dp[(i + a) % 3] = max(dp[(i + a) % 3], a);
+        return dp[0] - -a;
+    }
+};
+"""
+    found = [e.source.split("\n")[5].strip() for e in candidate_edits(code, "cpp", lines=[6])
+             if e.operator == "widen_operand"]  # fmt: skip
+    # only the use that stands alone widens: the 'a' inside 'i + a' is a term of the formula already
+    assert found == ["for (int i : vector<int>(dp)) dp[(i + a) % 3] = max(dp[(i + a) % 3], i + a);"]
+    assert not [e for e in candidate_edits(code, "cpp", lines=[7]) if e.operator == "widen_operand"]

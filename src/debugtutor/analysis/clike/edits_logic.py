@@ -28,6 +28,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     STATEMENT_TYPES,
     call_parts,
     enclosing,
+    end_line_of,
     function_signature,
     line_of,
     operator_token,
@@ -523,6 +524,46 @@ def variable_edits(ctx: EditContext) -> Iterator[Candidate]:
                                   "variable error")  # fmt: skip
 
 
+def widened_operand_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """Replace a variable by an expression the same line computes from it (``max(dp[(i+a)%3], a)`` ->
+    ``max(dp[(i+a)%3], i+a)``): the line's own formula, with a term left out at one of its uses."""
+    by_line: dict[int, list[Node]] = {}
+    for node in ctx.tree.named("binary_expression"):
+        if ctx.wanted(line_of(node)) and line_of(node) == end_line_of(node):
+            by_line.setdefault(line_of(node), []).append(node)
+    for line, expressions in by_line.items():
+        for node in ctx.tree.named("identifier"):
+            # a term of a formula is a piece of it, not a formula left short
+            if line_of(node) != line or not ctx.is_variable_use(node) or node.parent is None:
+                continue
+            if node.parent.type in ("binary_expression", "parenthesized_expression"):
+                continue
+            name = ctx.tree.text(node)
+            inside = {id(parent) for parent in _ancestors(node)}
+            wider = {
+                ctx.tree.text(expression) for expression in expressions
+                if id(expression) not in inside and name in map(ctx.tree.text, expression.named_children)
+            }  # fmt: skip
+            for text in sorted(wider):
+                new = text if node.parent.type in _WHOLE_VALUE_PLACES else f"({text})"
+                yield ctx.edit_at(P_LAST, "widen_operand", "logic", node, new, f"'{name}' -> '{_short(new)}'",
+                                  "other error")  # fmt: skip
+
+
+# Where an expression stands whole, so a formula put there needs no parentheses.
+_WHOLE_VALUE_PLACES = frozenset(
+    {"argument_list", "assignment_expression", "init_declarator", "variable_declarator", "return_statement",
+     "subscript_argument_list", "array_access", "expression_statement"}
+)  # fmt: skip
+
+
+def _ancestors(node: Node) -> Iterator[Node]:
+    current = node.parent
+    while current is not None:
+        yield current
+        current = current.parent
+
+
 def index_for_element_edits(ctx: EditContext) -> Iterator[Candidate]:
     """An element read where its index was meant (``nums[i] % 10 == nums[i]`` for ``i % 10 == nums[i]``): more
     plausible where the statement reads the same element twice."""
@@ -900,6 +941,7 @@ LOGIC_OPERATORS = (
     name_swap_edits,
     constant_edits,
     variable_edits,
+    widened_operand_edits,
     index_for_element_edits,
     statement_edits,
     argument_edits,
