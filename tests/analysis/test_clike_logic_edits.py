@@ -352,7 +352,7 @@ public:
         vector<int> dp(3);
         for (auto a : nums)
             for (int i : vector<int>(dp)) dp[(i + a) % 3] = max(dp[(i + a) % 3], a);
-        return dp[0] - -a;
+        return g(a) + a;
     }
 };
 """
@@ -360,4 +360,5 @@ public:
              if e.operator == "widen_operand"]  # fmt: skip
     # only the use that stands alone widens: the 'a' inside 'i + a' is a term of the formula already
     assert found == ["for (int i : vector<int>(dp)) dp[(i + a) % 3] = max(dp[(i + a) % 3], i + a);"]
-    assert not [e for e in candidate_edits(code, "cpp", lines=[7]) if e.operator == "widen_operand"]
+    # nor does a use inside the formula itself
+    assert [e.description for e in candidate_edits(code, "cpp", lines=[7]) if e.operator == "widen_operand"] == []

@@ -531,23 +531,23 @@ def widened_operand_edits(ctx: EditContext) -> Iterator[Candidate]:
     for node in ctx.tree.named("binary_expression"):
         if ctx.wanted(line_of(node)) and line_of(node) == end_line_of(node):
             by_line.setdefault(line_of(node), []).append(node)
-    for line, expressions in by_line.items():
-        for node in ctx.tree.named("identifier"):
-            # a term of a formula is a piece of it, not a formula left short
-            if line_of(node) != line or not ctx.is_variable_use(node) or node.parent is None:
-                continue
-            if node.parent.type in ("binary_expression", "parenthesized_expression"):
-                continue
-            name = ctx.tree.text(node)
-            inside = {id(parent) for parent in _ancestors(node)}
-            wider = {
-                ctx.tree.text(expression) for expression in expressions
-                if id(expression) not in inside and name in map(ctx.tree.text, expression.named_children)
-            }  # fmt: skip
-            for text in sorted(wider):
-                new = text if node.parent.type in _WHOLE_VALUE_PLACES else f"({text})"
-                yield ctx.edit_at(P_LAST, "widen_operand", "logic", node, new, f"'{name}' -> '{_short(new)}'",
-                                  "other error")  # fmt: skip
+    for node in ctx.tree.named("identifier"):
+        expressions = by_line.get(line_of(node), [])
+        # a term of a formula is a piece of it, not a formula left short
+        if not expressions or node.parent is None or not ctx.is_variable_use(node):
+            continue
+        if node.parent.type in ("binary_expression", "parenthesized_expression"):
+            continue
+        name = ctx.tree.text(node)
+        inside = set(_ancestors(node))
+        wider = {
+            ctx.tree.text(expression) for expression in expressions
+            if expression not in inside and name in map(ctx.tree.text, expression.named_children)
+        }  # fmt: skip
+        for text in sorted(wider):
+            new = text if node.parent.type in _WHOLE_VALUE_PLACES else f"({text})"
+            yield ctx.edit_at(P_LAST, "widen_operand", "logic", node, new, f"'{name}' -> '{_short(new)}'",
+                              "other error")  # fmt: skip
 
 
 # Where an expression stands whole, so a formula put there needs no parentheses.
