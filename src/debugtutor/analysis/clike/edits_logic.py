@@ -26,6 +26,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     FUNCTION_TYPES,
     LOOP_TYPES,
     STATEMENT_TYPES,
+    ancestor_ids,
     call_parts,
     enclosing,
     end_line_of,
@@ -539,10 +540,10 @@ def widened_operand_edits(ctx: EditContext) -> Iterator[Candidate]:
         if node.parent.type in ("binary_expression", "parenthesized_expression"):
             continue
         name = ctx.tree.text(node)
-        inside = set(_ancestors(node))
+        inside = ancestor_ids(node)
         wider = {
             ctx.tree.text(expression) for expression in expressions
-            if expression not in inside and name in map(ctx.tree.text, expression.named_children)
+            if expression.id not in inside and name in map(ctx.tree.text, expression.named_children)
         }  # fmt: skip
         for text in sorted(wider):
             new = text if node.parent.type in _WHOLE_VALUE_PLACES else f"({text})"
@@ -555,13 +556,6 @@ _WHOLE_VALUE_PLACES = frozenset(
     {"argument_list", "assignment_expression", "init_declarator", "variable_declarator", "return_statement",
      "subscript_argument_list", "array_access", "expression_statement"}
 )  # fmt: skip
-
-
-def _ancestors(node: Node) -> Iterator[Node]:
-    current = node.parent
-    while current is not None:
-        yield current
-        current = current.parent
 
 
 def index_for_element_edits(ctx: EditContext) -> Iterator[Candidate]:
