@@ -102,7 +102,10 @@ public:
 };
 """
     # the second loop never reads c at i: one turn too many there is not an index past the end
-    assert [edit.description for edit in smell_mends(code, "cpp")] == ["line 5: '<=' -> '<'"]
+    mends = smell_mends(code, "cpp")
+    assert [edit.description for edit in mends] == ["line 5: '<=' -> '<'"]
+    # an index past the end is what DebugBench calls faulty indexing (a reference bug), not a wrong condition
+    assert [edit.bug_type for edit in mends] == ["faulty indexing"]
 
 
 @pytest.mark.parametrize(

@@ -102,8 +102,10 @@ def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
     for node in tree.named("for_statement"):
         inclusive = _loop_past_end(tree, node)
         if inclusive is not None:
+            # DebugBench files a loop that reads one past the end under faulty indexing far more often than under
+            # condition error (24 to 5 of the development half's single bugs where this smell fires)
             mend("mend_loop_past_end", "logic", inclusive, "'<=' -> '<'", tree.replace(inclusive, "<"),
-                 "condition error")  # fmt: skip
+                 "faulty indexing")  # fmt: skip
     for node in _digit_compared_characters(tree):
         text = tree.text(node)
         mend("mend_digit_character", "syntax", node, f"{text} -> '{text}'", tree.replace(node, f"'{text}'"),
