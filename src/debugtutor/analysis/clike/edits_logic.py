@@ -153,10 +153,27 @@ def comparison_edits(ctx: EditContext) -> Iterator[Candidate]:
         operator = operator_token(node)
         if operator is None or operator.type not in COMPARISON_SWAPS or not ctx.wanted(line_of(operator)):
             continue
+        bounds_loop = _loop_condition(node)
         for rank, new in enumerate(COMPARISON_SWAPS[operator.type]):
             priority = P_HIGH if rank < 2 else P_MID if rank < 4 else P_LOW
+            # one turn more or fewer of a loop: DebugBench files the extra turn that reads past the end under
+            # faulty indexing (20 to 6 against condition error among the development half's single bugs)
+            strictness = {operator.type, new} in ({"<", "<="}, {">", ">="})
+            bug = "faulty indexing" if bounds_loop and strictness else "condition error"
             yield ctx.edit_at(priority, "swap_comparison", "logic", operator, new,
-                              f"'{operator.type}' -> '{new}'", "condition error")  # fmt: skip
+                              f"'{operator.type}' -> '{new}'", bug)  # fmt: skip
+
+
+def _loop_condition(node: Node) -> bool:
+    """Whether ``node`` is the whole condition of a ``for`` or ``while`` loop."""
+    parent = node.parent
+    if parent is not None and parent.type == "for_statement":
+        return parent.child_by_field_name("condition") == node
+    return (
+        parent is not None
+        and parent.type in ("condition_clause", "parenthesized_expression")
+        and (parent.parent is not None and parent.parent.type in ("while_statement", "do_statement"))
+    )
 
 
 def parallel_comparison_edits(ctx: EditContext) -> Iterator[Candidate]:
