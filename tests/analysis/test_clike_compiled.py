@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from debugtutor.analysis.clike.harness import Variant, run_variants
+from debugtutor.analysis.clike.repair import arepair_compiled
 from debugtutor.analysis.engine import AnalysisBudget, analyze
 from debugtutor.analysis.mutation import mutate
 from debugtutor.sandbox import LeetCodeCall, Status
@@ -216,3 +219,32 @@ def test_java_variants_see_leetcodes_pair_class_as_the_judge_does() -> None:
     fine, unclosed = batch.variants
     assert fine.compiled and fine.passed == 2, fine
     assert not unclosed.compiled and {message.line for message in unclosed.errors} == {5}
+
+
+RANK_SUM_JAVA = """class Solution {
+    public int rankSum(int[] nums) {
+        int[] sorted = nums.clone();
+        Arrays.sort(sorted);
+        Map<Integer, Integer> rank = new HashMap<>();
+        int next = 1;
+        for (int value : sorted) {
+            if (!rank.containsKey(value)) rank.put(value, next++);
+        }
+        int total = 0;
+        for (int i = 0; i < nums.length; i++) {
+            total += rank.get(nums[i]);
+        }
+        return total;
+    }
+}
+"""
+
+
+@pytest.mark.slow
+def test_a_fix_confirmed_with_inputs_near_the_examples_that_it_runs_through_is_not_fragile() -> None:
+    # the confirming request also runs the fix on perturbed examples; the right fix crashes on none of them
+    calls = [LeetCodeCall(args={"nums": [5, 1, 3]}, expected=3), LeetCodeCall(args={"nums": [1, 1, 1]}, expected=0),
+             LeetCodeCall(args={"nums": [1, 1, 2, 2, 3]}, expected=4)]  # fmt: skip
+    search = asyncio.run(arepair_compiled(RANK_SUM_JAVA, calls, language="java", method="rankSum"))
+    assert search.best is not None and not search.best.fragile
+    assert [edit.line for edit in search.best.edits] == [6]

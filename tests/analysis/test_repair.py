@@ -82,6 +82,33 @@ def test_single_edit_at_the_suspicious_line_is_found_first(scripted_proposer: An
     assert "-    for i in range(0, n + 1):" in result.best.diff
 
 
+def test_a_fix_that_does_not_hold_near_the_tests_is_passed_over_for_one_that_does(
+    scripted_proposer: Any, replacement: Any
+) -> None:
+    # both edits pass all three tests; the robustness check says the first (at the more suspicious line) only
+    # fits the tests, so the search goes on to the second
+    proposer = scripted_proposer([replacement(3, "n + 1", "n - 0"), replacement(2, "0, 1", "1, 1")])
+    verifier = ScriptedVerifier(["n - 0", "1, 1"], total=1)
+    asked: list[str] = []
+
+    async def holds_unless_fitted(source: str) -> bool:
+        asked.append(source)
+        return "n - 0" not in source
+
+    def search(robust: Any) -> Any:
+        budget = RepairBudget(batch_size=1, concurrency=1, max_edits=1)
+        return asyncio.run(_search(FIB, verifier, suspicious_lines=[3, 2], budget=budget, proposer=proposer,
+                                   localize=None, robust=robust))  # fmt: skip
+
+    result = search(holds_unless_fitted)
+    assert result.best is not None and [edit.line for edit in result.best.edits] == [2]
+    assert not result.best.fragile and len(asked) == 2
+    # with nothing better to be found, the fitted fix is still returned, marked fragile
+    proposer = scripted_proposer([replacement(3, "n + 1", "n - 0")])
+    alone = search(holds_unless_fitted)
+    assert alone.best is not None and alone.best.fragile and [edit.line for edit in alone.best.edits] == [3]
+
+
 def test_double_edit_builds_on_a_partial_fix(scripted_proposer: Any, replacement: Any) -> None:
     proposer = scripted_proposer([replacement(3, "range(0,", "range(1,"), replacement(4, "a + b", "b + a")])
     # each edit alone passes one more test; only both pass all three

@@ -136,6 +136,9 @@ class Repair(BaseModel):
     changed_lines: list[int]
     executions: int
     seconds: float
+    fragile: bool = False
+    """It passed the tests, but crashed on inputs near them that the unfixed program ran through; kept only because
+    the search found no fix that held there too."""
 
     @property
     def edit_lines(self) -> list[int]:
@@ -335,6 +338,8 @@ BatchVerifier = Callable[[list[str], float, bool], Awaitable[list[_Verdict]]]
 """Checks programs against the tests within a number of seconds (with the short first-pass per-test budget, or
 the full one); one verdict per program, in order."""
 Confirmer = Callable[[str], Awaitable[bool]]
+"""Whether a program that passed in a batch passes when checked again on its own (or, as a robustness check,
+whether a confirmed fix also holds on inputs near the tests)."""
 
 
 class _Search:
@@ -348,8 +353,11 @@ class _Search:
         proposer: EditProposer,
         budget: RepairBudget,
         normal_form: Callable[[str], str | None] | None = None,
+        robust: Confirmer | None = None,
     ) -> None:
         self.code = code
+        self.robust = robust
+        self.fragile: Repair | None = None
         self.normal_form = normal_form or _normal_form
         self.verify = verify
         self.confirm = confirm
@@ -447,16 +455,19 @@ class _Search:
         edits = []
         for edit in candidate.edits:
             edits.append(edit.model_copy(update={"original_line": edit.original_line or edit.line}))
-        self.fixes.append(
-            Repair(
-                edits=edits,
-                source=candidate.source,
-                diff=unified_diff(self.code, candidate.source),
-                changed_lines=changed_original_lines(self.code, candidate.source),
-                executions=self.executions,
-                seconds=round(self.elapsed(), 3),
-            )
+        fix = Repair(
+            edits=edits,
+            source=candidate.source,
+            diff=unified_diff(self.code, candidate.source),
+            changed_lines=changed_original_lines(self.code, candidate.source),
+            executions=self.executions,
+            seconds=round(self.elapsed(), 3),
         )
+        if self.robust is not None and not await self.robust(candidate.source):
+            # a fix that only fits the tests: search on for one that holds, and keep the first as a last resort
+            self.fragile = self.fragile or fix.model_copy(update={"fragile": True})
+            return False
+        self.fixes.append(fix)
         return True
 
     async def recheck_slow(self) -> None:
@@ -600,8 +611,12 @@ async def _search(
     proposer: EditProposer,
     localize: Callable[[str], Awaitable[list[int]]] | None,
     normal_form: Callable[[str], str | None] | None = None,
+    robust: Confirmer | None = None,
 ) -> RepairSearch:
-    search = _Search(code, verify, confirm, proposer, budget, normal_form)
+    """The search behind :func:`arepair` (and the compiled languages' search): ``confirm`` checks a fix that
+    passed in a batch on its own; ``robust``, when given, whether a confirmed fix holds near the tests (a fix that
+    does not is returned only when the search finds no other)."""
+    search = _Search(code, verify, confirm, proposer, budget, normal_form, robust)
     original = _Candidate(code, [])
     compiles = search.key(code) is not None
     if compiles:
@@ -673,6 +688,8 @@ async def _search(
     )
     if not search.fixes:
         await search.recheck_slow()
+    if not search.fixes and search.fragile is not None:
+        search.fixes.append(search.fragile)
 
     result.repairs = sorted(search.fixes, key=lambda fix: (len(fix.edits), _diff_size(code, fix.source)))
     result.executions = search.executions

@@ -17,7 +17,9 @@ examples as tests (:func:`debugtutor.analysis.repair.arepair`, ``language="cpp"`
 * **Code Review**: both programs in one job; the one that does not compile, has more compiler errors, fails more
   examples, or crashes on more perturbed inputs (within the problem's rules) is the buggy one; then suspicious
   patterns; else a coin flip on the texts.
-* **Code Repair**: the repair search's fix, verified on the stated examples and confirmed by a ``LeetCodeRequest``.
+* **Code Repair**: the repair search's fix, verified on the stated examples and confirmed by a ``LeetCodeRequest``
+  that also runs it on inputs near them (a fix that crashes there where the buggy program did not is passed over
+  while the search can find another).
 """
 
 from __future__ import annotations

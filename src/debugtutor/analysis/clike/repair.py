@@ -10,7 +10,9 @@ adding another is kept, and the kept edits (at different sites) are applied toge
 lines thus needs a round or two, not a search over four-edit combinations. The program that compiles then goes to
 the common search (:func:`debugtutor.analysis.repair._search`: single edits at the most suspicious lines first,
 then edits on top of the ones that made progress); the fixes it finds carry the compile-fix edits in front. A fix
-is confirmed by a :class:`~debugtutor.sandbox.LeetCodeRequest` before it counts.
+is confirmed by a :class:`~debugtutor.sandbox.LeetCodeRequest` before it counts, and the same request runs it on a
+few inputs near the examples: a fix that crashes on one the unfixed program ran through fits only the examples, so
+the search goes on (it is returned, marked fragile, only if nothing better turns up).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     tokens,
 )
 from debugtutor.analysis.edits import Edit
-from debugtutor.analysis.examples import is_design
+from debugtutor.analysis.examples import input_rules, is_design, perturb_calls
 from debugtutor.analysis.repair import (
     AppliedEdit,
     Repair,
@@ -74,6 +76,7 @@ from debugtutor.sandbox import (
 )
 
 FIRST_PASS_TEST_S = 0.1
+PROBE_CALLS = 6
 MAX_FIX_ROUNDS = 4
 EDITS_PER_SITE = 24
 DELETING_OPERATORS = frozenset({"delete_line", "delete_statement", "drop_line", "drop_unclosed_statement"})
@@ -481,20 +484,36 @@ async def arepair_compiled(
     started = time.monotonic()
     calls = list(calls)
     verifier = CompiledVerifier(language, calls, method, code, budget.per_test_s, compare)
-    limits = Limits(wall_s=10.0, per_test_s=max(1.0, budget.per_test_s), memory_mb=1024)
+    limits = Limits(wall_s=15.0, per_test_s=max(1.0, budget.per_test_s), memory_mb=1024)
+    # inputs near the examples (within what the examples show of the problem's rules), run with each confirmation
+    probes = [] if is_design(calls) else perturb_calls([LeetCodeCall(args=call.args) for call in calls],
+                                                      count=PROBE_CALLS, seed=0, rules=input_rules(calls))  # fmt: skip
+    ran_through: dict[str, set[int]] = {}
+
+    async def probes_run_through(source: str, with_examples: bool) -> tuple[bool, set[int]]:
+        """(whether every example passed, the probes the program ran through without crashing)."""
+        asked = [*calls, *probes] if with_examples else probes
+        request = LeetCodeRequest(code=source, calls=asked, lang=language, method=method, limits=limits,
+                                  compare=compare)  # fmt: skip
+        tests = (await arun(request)).tests
+        examples, near = (tests[: len(calls)], tests[len(calls) :]) if with_examples else ([], tests)
+        passed = len(examples) == len(calls) and all(test.status == Status.passed for test in examples)
+        return passed, {index for index, test in enumerate(near) if test.status in (Status.passed, Status.failed)}
 
     async def confirmed(source: str) -> bool:
         if is_design(calls):
             return await asyncio.to_thread(_design_passes, source, language, calls, compare, limits)
-        request = LeetCodeRequest(
-            code=source,
-            calls=calls,
-            lang=language,
-            method=method,
-            limits=limits,
-            compare=compare,
-        )
-        return (await arun(request)).status == Status.passed
+        passed, ran_through[source] = await probes_run_through(source, with_examples=True)
+        return passed
+
+    async def holds_near_examples(source: str) -> bool:
+        """A confirmed fix runs through every probe the program the search began from ran through: one that
+        crashes (an index past the end, a null, no end) where the unfixed program did not only fits the examples."""
+        if not probes or source not in ran_through:
+            return True
+        if current not in ran_through:
+            _, ran_through[current] = await probes_run_through(current, with_examples=False)
+        return ran_through[current] <= ran_through[source]
 
     original = (await verifier.verify([code], budget.max_seconds))[0]
     executions = 1
@@ -538,6 +557,7 @@ async def arepair_compiled(
         current,
         verifier.verify,
         confirm=confirmed if confirm else None,
+        robust=holds_near_examples if confirm else None,
         suspicious_lines=ranked,
         budget=budget.model_copy(update={"max_seconds": left, "max_executions": budget.max_executions - executions}),
         proposer=verifier.proposer(),
