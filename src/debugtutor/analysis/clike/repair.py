@@ -509,8 +509,8 @@ async def arepair_compiled(
     async def holds_near_examples(source: str) -> bool:
         """A confirmed fix runs through every probe the program the search began from ran through: one that
         crashes (an index past the end, a null, no end) where the unfixed program did not only fits the examples."""
-        if not probes or source not in ran_through:
-            return True
+        if not probes or source not in ran_through or len(ran_through[source]) == len(probes):
+            return True  # (then the unfixed program's runs need not be looked at)
         if current not in ran_through:
             _, ran_through[current] = await probes_run_through(current, with_examples=False)
         return ran_through[current] <= ran_through[source]
