@@ -150,3 +150,22 @@ def test_a_loop_up_to_a_rows_length_reads_the_row_at_its_counter() -> None:
 """
     # the second loop guards its read against the last turn: one turn too many there is on purpose
     assert [edit.description for edit in smell_mends(code, "java")] == ["line 5: '<=' -> '<'"]
+
+
+def test_a_loop_up_to_a_name_that_holds_a_size_is_bounded_by_that_size() -> None:
+    code = """class Solution {
+public:
+    int corners(vector<vector<int>>& grid) {
+        int n = grid.size(), m = grid[0].size();
+        int k = grid.size();
+        int total = 0;
+        for (int i = 0; i <= n; i++) total += grid[i][0];
+        for (int j = 0; j <= m; j++) total += grid[0][j];
+        k--;
+        for (int i = 0; i <= k; i++) total += grid[i][1];
+        return total;
+    }
+};
+"""
+    # k is changed after it took the size, so it no longer says where the container ends
+    assert [edit.description for edit in smell_mends(code, "cpp")] == ["line 7: '<=' -> '<'", "line 8: '<=' -> '<'"]

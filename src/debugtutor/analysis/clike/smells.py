@@ -130,6 +130,8 @@ def _loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
     if operator is None or operator.type != "<=" or left is None or right is None or left.type != "identifier":
         return None
     bound = tree.text(right).replace(" ", "")
+    # a name that holds a size and is never changed stands for it (``int n = nums.size();``)
+    bound = _named_sizes(tree.source).get(bound, bound)
     # a row's length (``grid[0].size()``) bounds the index after as many subscripts as it took
     size = SIZE_EXPRESSION.fullmatch(bound)
     depth = size.group(2).count("[") if size else 0
@@ -144,6 +146,24 @@ def _loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
         if re.search(reads, tree.text(body)):
             return operator
     return None
+
+
+def _named_sizes(source: str) -> dict[str, str]:
+    """Names set once to a container's size (``int n = grid.size()``, ``m = grid[0].length``) and never changed:
+    name -> that size's text (spaces dropped)."""
+    found: dict[str, set[str]] = {}
+    for match in re.finditer(r"\b(\w+)\s*=\s*(?:\(int\)\s*)?([\w.\[\]() ]+?)\s*[;,]", source):
+        size = match.group(2).replace(" ", "")
+        if SIZE_EXPRESSION.fullmatch(size):
+            found.setdefault(match.group(1), set()).add(size)
+    named: dict[str, str] = {}
+    for name, sizes in found.items():
+        assigned = rf"\b{name}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)"
+        stepped = rf"\b{name}\s*(?:\+\+|--)|(?:\+\+|--)\s*{name}\b"
+        writes = re.findall(f"{assigned}|{stepped}", source)
+        if len(sizes) == 1 and len(writes) == 1:
+            named[name] = next(iter(sizes))
+    return named
 
 
 _ALLOCATIONS = (
