@@ -203,6 +203,32 @@ def test_one_line_helper_reading_its_callers_locals_is_inlined() -> None:
     assert any("return b - a + base;" in edit.source for edit in edits if edit.operator == "inline_helper")
 
 
+def test_void_helper_reading_its_callers_locals_is_inlined_where_it_is_called() -> None:
+    code = """class Solution {
+public:
+    int fewest(string s, int bonus) {
+        int flips = 0, ones = 0;
+        for (char c : s) {
+            if (c == '1') ones++; else flips++;
+            keepSmaller(bonus);
+        }
+        return flips;
+    }
+    void keepSmaller(int extra) {
+        // the smaller count wins
+        if (ones + extra < flips) flips = ones + extra;
+    }
+};
+"""
+    edits = candidate_edits(code, "cpp", lines={13}, categories=("reference",),
+                            diagnostics=[_reference(13, "ones")])  # fmt: skip
+    inlined = [edit for edit in edits if edit.operator == "inline_helper"]
+    assert len(inlined) == 1 and inlined[0].line == 13
+    # the call statement becomes the body's statement with the argument in, and the helper goes
+    assert "            if (ones + bonus < flips) flips = ones + bonus;\n" in inlined[0].source
+    assert "keepSmaller" not in inlined[0].source
+
+
 def test_undefined_call_becomes_one_of_its_arguments_or_a_library_expression() -> None:
     assert "'sortByRating(ids, ratings)' -> 'ids'" in _descriptions(PICK, "cpp", {4}, [_reference(4, "sortByRating")])
     found = _descriptions(LIBRARY, "java", {6, 7}, [_reference(6, "countDiff"), _reference(7, "parseNumber")])

@@ -15,6 +15,7 @@ computed, one of its local variables.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -321,43 +322,51 @@ def uncalled_helper_removals(ctx: EditContext, functions: list[_Function], error
 
 
 def helper_inlinings(ctx: EditContext, functions: list[_Function], errors: set[int]) -> Iterator[Candidate]:
-    """A one-line helper of ``class Solution`` (``return product * num;``) whose body holds a compiler error (it
-    reads a local of its caller) is inlined: every call ``f(x)`` becomes the returned expression with the parameter
-    replaced by the argument (also inside comments, which may hide a call), and the helper goes."""
+    """A small helper of ``class Solution`` whose body holds a compiler error (it reads a local of its caller) is
+    inlined and goes: every call ``f(x)`` of a one-line helper (``return product * num;``) becomes the returned
+    expression, every call statement ``f(x);`` of a ``void`` helper without a ``return`` becomes its body's
+    statements, the parameters replaced by the arguments (also inside comments, which may hide a call)."""
     for helper in functions:
         body = helper.node.child_by_field_name("body")
-        if body is None or not helper.in_solution:
-            continue
         inside = helper.error_lines(errors)
-        statements = body.named_children
-        if not inside or len(statements) != 1 or statements[0].type != "return_statement":
+        if body is None or not helper.in_solution or not inside:
             continue
-        returned = statements[0].named_children
-        if len(returned) != 1:
+        statements = [node for node in body.named_children if node.type != "comment"]
+        name = re.escape(helper.name)
+        if len(statements) == 1 and statements[0].type == "return_statement":
+            returned = statements[0].named_children
+            if len(returned) != 1:
+                continue
+            expression = ctx.tree.text(returned[0])
+            call = re.compile(rf"(?<![\w.]){name}\s*\(([^()]*)\)")
+        elif helper.void and statements and "return" not in ctx.tree.text(body):
+            expression = " ".join(" ".join(ctx.tree.text(node).split()) for node in statements)
+            call = re.compile(rf"(?<![\w.])(?:this\s*\.\s*)?{name}\s*\(([^()]*)\)\s*;")
+        else:
             continue
-        name, parameters = helper.name, helper.parameters
-        expression = ctx.tree.text(returned[0])
         _, without = ctx.delete_node(P_HIGH, "inline_helper", "reference", helper.node, "", "")
-
-        def inlined(match: re.Match[str], expression: str = expression, parameters: list[str] = parameters) -> str:
-            arguments = [a.strip() for a in match.group(1).split(",")] if match.group(1).strip() else []
-            if len(arguments) != len(parameters):
-                return match.group(0)
-            given = {
-                parameter: argument if re.fullmatch(r"[\w.\[\]]+", argument) else f"({argument})"
-                for parameter, argument in zip(parameters, arguments)
-            }
-            # one pass, so an argument that names another parameter is not replaced again
-            named = "|".join(re.escape(parameter) for parameter in given)
-            return re.sub(rf"\b(?:{named})\b", lambda found: given[found.group(0)], expression) if given else expression
-
-        call = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(([^()]*)\)")
         # the helper's own text is gone from ``without``; only its callers are rewritten
-        rewritten = call.sub(inlined, without.source)
+        rewritten = call.sub(functools.partial(_inlined, expression=expression, parameters=helper.parameters),
+                             without.source)  # fmt: skip
         if rewritten != without.source:
-            description = f"inline '{name}' where it is called ({expression})"
+            description = f"inline '{helper.name}' where it is called ({expression})"
             yield ctx.make(P_HIGH, "inline_helper", "reference", inside[0], description, rewritten,
                            "undefined methods")  # fmt: skip
+
+
+def _inlined(call: re.Match[str], expression: str, parameters: list[str]) -> str:
+    """``expression`` with each parameter replaced by the call's argument (the call unchanged when the numbers of
+    arguments and parameters differ)."""
+    arguments = [a.strip() for a in call.group(1).split(",")] if call.group(1).strip() else []
+    if len(arguments) != len(parameters):
+        return call.group(0)
+    given = {
+        parameter: argument if re.fullmatch(r"[\w.\[\]]+", argument) else f"({argument})"
+        for parameter, argument in zip(parameters, arguments)
+    }
+    # one pass, so an argument that names another parameter is not replaced again
+    named = "|".join(re.escape(parameter) for parameter in given)
+    return re.sub(rf"\b(?:{named})\b", lambda found: given[found.group(0)], expression) if given else expression
 
 
 def self_call_repairs(ctx: EditContext) -> Iterator[Candidate]:
