@@ -169,3 +169,21 @@ public:
 """
     # k is changed after it took the size, so it no longer says where the container ends
     assert [edit.description for edit in smell_mends(code, "cpp")] == ["line 7: '<=' -> '<'", "line 8: '<=' -> '<'"]
+
+
+def test_an_index_that_names_the_containers_size_is_one_past_the_end() -> None:
+    code = """class Solution {
+public:
+    int ends(vector<int>& nums, int n) {
+        vector<int> dp(n, 0);
+        int size = nums.size();
+        int k = nums.size();
+        k--;
+        return dp[n] + nums[size] + nums[k];
+    }
+};
+"""
+    # dp was made with n elements and nums has size elements; k was moved back onto the last one
+    assert [edit.description for edit in smell_mends(code, "cpp")] == [
+        "line 8: 'dp[n]' -> 'dp[n - 1]'", "line 8: 'nums[size]' -> 'nums[size - 1]'"
+    ]  # fmt: skip

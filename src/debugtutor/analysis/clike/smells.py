@@ -32,12 +32,18 @@ _CONDITIONS = ("if_statement", "while_statement", "do_statement", "for_statement
 
 
 def index_past_end(tree: SyntaxTree, node: Node) -> tuple[str, str] | None:
-    """(array, index) of a subscript one past the last element (``v[v.size()]``, ``a[a.length]``), else None."""
+    """(array, index) of a subscript one past the last element (``v[v.size()]``, ``a[a.length]``, ``v[n]`` where
+    ``n`` holds ``v.size()`` or ``v`` was made with ``n`` elements, neither changed since), else None."""
     found = re.fullmatch(r"(\w+)\s*\[\s*(.*?)\s*\]", tree.text(node), re.S)
     if found is None:
         return None
     base, index = found.group(1), found.group(2).strip()
-    if index.replace(" ", "") in (f"{base}.size()", f"{base}.length", f"{base}.length()"):
+    sizes = (f"{base}.size()", f"{base}.length", f"{base}.length()")
+    plain = index.replace(" ", "")
+    if plain in sizes or _named_sizes(tree.source).get(plain) in sizes:
+        return base, index
+    made = _allocated_sizes(tree.source).get(base)
+    if made == plain and re.fullmatch(r"\w+", plain) and len(_writes(plain, tree.source)) <= 1:
         return base, index
     return None
 
@@ -156,14 +162,16 @@ def _named_sizes(source: str) -> dict[str, str]:
         size = match.group(2).replace(" ", "")
         if SIZE_EXPRESSION.fullmatch(size):
             found.setdefault(match.group(1), set()).add(size)
-    named: dict[str, str] = {}
-    for name, sizes in found.items():
-        assigned = rf"\b{name}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)"
-        stepped = rf"\b{name}\s*(?:\+\+|--)|(?:\+\+|--)\s*{name}\b"
-        writes = re.findall(f"{assigned}|{stepped}", source)
-        if len(sizes) == 1 and len(writes) == 1:
-            named[name] = next(iter(sizes))
-    return named
+    return {
+        name: next(iter(sizes)) for name, sizes in found.items() if len(sizes) == 1 and len(_writes(name, source)) == 1
+    }
+
+
+def _writes(name: str, source: str) -> list[str]:
+    """Every assignment to, increment or decrement of ``name`` in ``source`` (its declaration's value included)."""
+    assigned = rf"\b{name}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)"
+    stepped = rf"\b{name}\s*(?:\+\+|--)|(?:\+\+|--)\s*{name}\b"
+    return re.findall(f"{assigned}|{stepped}", source)
 
 
 _ALLOCATIONS = (
