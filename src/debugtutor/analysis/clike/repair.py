@@ -488,32 +488,40 @@ async def arepair_compiled(
     # inputs near the examples (within what the examples show of the problem's rules), run with each confirmation
     probes = [] if is_design(calls) else perturb_calls([LeetCodeCall(args=call.args) for call in calls],
                                                       count=PROBE_CALLS, seed=0, rules=input_rules(calls))  # fmt: skip
-    ran_through: dict[str, set[int]] = {}
+    ran_through: dict[str, set[int]] = {}  # program -> the probes it answered (rightly or not)
+    crashed_on: dict[str, set[int]] = {}  # program -> the probes it crashed on (an exception, no memory left)
 
-    async def probes_run_through(source: str, with_examples: bool) -> tuple[bool, set[int]]:
-        """(whether every example passed, the probes the program ran through without crashing)."""
+    async def run_probes(source: str, with_examples: bool) -> bool:
+        """Run ``source`` on the probes (after the examples, when asked); whether every example passed."""
         asked = [*calls, *probes] if with_examples else probes
         request = LeetCodeRequest(code=source, calls=asked, lang=language, method=method, limits=limits,
                                   compare=compare)  # fmt: skip
         tests = (await arun(request)).tests
         examples, near = (tests[: len(calls)], tests[len(calls) :]) if with_examples else ([], tests)
-        passed = len(examples) == len(calls) and all(test.status == Status.passed for test in examples)
-        return passed, {index for index, test in enumerate(near) if test.status in (Status.passed, Status.failed)}
+        ran_through[source] = {
+            index for index, test in enumerate(near) if test.status in (Status.passed, Status.failed)
+        }
+        # a call after the one that ended the program was never run: it says nothing either way
+        crashed_on[source] = {
+            index for index, test in enumerate(near) if test.status in (Status.error, Status.memory)
+            and (test.exception is None or test.exception.type != "NotRun")
+        }  # fmt: skip
+        return len(examples) == len(calls) and all(test.status == Status.passed for test in examples)
 
     async def confirmed(source: str) -> bool:
         if is_design(calls):
             return await asyncio.to_thread(_design_passes, source, language, calls, compare, limits)
-        passed, ran_through[source] = await probes_run_through(source, with_examples=True)
-        return passed
+        return await run_probes(source, with_examples=True)
 
     async def holds_near_examples(source: str) -> bool:
-        """A confirmed fix runs through every probe the program the search began from ran through: one that
-        crashes (an index past the end, a null, no end) where the unfixed program did not only fits the examples."""
-        if not probes or source not in ran_through or len(ran_through[source]) == len(probes):
+        """A confirmed fix crashes on no probe the program the search began from ran through: one that does (an
+        index past the end, a null, a division by zero) where the unfixed program did not only fits the examples.
+        (Running out of time is not held against it: a right answer may simply take longer than a wrong one.)"""
+        if not crashed_on.get(source):
             return True  # (then the unfixed program's runs need not be looked at)
         if current not in ran_through:
-            _, ran_through[current] = await probes_run_through(current, with_examples=False)
-        return ran_through[current] <= ran_through[source]
+            await run_probes(current, with_examples=False)
+        return not crashed_on[source] & ran_through[current]
 
     original = (await verifier.verify([code], budget.max_seconds))[0]
     executions = 1

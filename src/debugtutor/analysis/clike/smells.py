@@ -13,6 +13,7 @@ worse. The pattern findings of :mod:`debugtutor.analysis.clike.diagnostics` repo
 
 from __future__ import annotations
 
+import functools
 import re
 
 from tree_sitter import Node
@@ -154,6 +155,7 @@ def _loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
     return None
 
 
+@functools.lru_cache(maxsize=32)  # asked once per subscript and loop of the same program
 def _named_sizes(source: str) -> dict[str, str]:
     """Names set once to a container's size (``int n = grid.size()``, ``m = grid[0].length``) and never changed:
     name -> that size's text (spaces dropped)."""
@@ -181,6 +183,7 @@ _ALLOCATIONS = (
 )
 
 
+@functools.lru_cache(maxsize=32)
 def _allocated_sizes(source: str) -> dict[str, str]:
     """Arrays and vectors made with a stated number of elements: name -> that number's text (spaces dropped);
     a name made with two different sizes is left out."""
