@@ -165,15 +165,9 @@ def comparison_edits(ctx: EditContext) -> Iterator[Candidate]:
 
 
 def _loop_condition(node: Node) -> bool:
-    """Whether ``node`` is the whole condition of a ``for`` or ``while`` loop."""
-    parent = node.parent
-    if parent is not None and parent.type == "for_statement":
-        return parent.child_by_field_name("condition") == node
-    return (
-        parent is not None
-        and parent.type in ("condition_clause", "parenthesized_expression")
-        and (parent.parent is not None and parent.parent.type in ("while_statement", "do_statement"))
-    )
+    """Whether ``node`` is the whole condition of the loop around it."""
+    loop = enclosing(node, LOOP_TYPES)
+    return loop is not None and _condition_of(loop) == node
 
 
 def parallel_comparison_edits(ctx: EditContext) -> Iterator[Candidate]:
