@@ -362,21 +362,3 @@ public:
     assert found == ["for (int i : vector<int>(dp)) dp[(i + a) % 3] = max(dp[(i + a) % 3], i + a);"]
     # nor does a use inside the formula itself
     assert [e.description for e in candidate_edits(code, "cpp", lines=[7]) if e.operator == "widen_operand"] == []
-
-
-def test_a_loop_bound_made_strict_is_filed_as_faulty_indexing() -> None:
-    code = """class Solution {
-    public int f(int[] v, int n) {
-        int s = 0;
-        for (int i = 0; i <= n; i++) s += v[i];
-        while (s <= n) s++;
-        if (s <= n) s--;
-        return s;
-    }
-}
-"""
-    kinds = {(e.line, e.description.split(": ", 1)[1]): e.bug_type for e in candidate_edits(code, "java")
-             if e.operator == "swap_comparison"}  # fmt: skip
-    assert kinds[(4, "'<=' -> '<'")] == kinds[(5, "'<=' -> '<'")] == "faulty indexing"
-    # a bound turned around, or a comparison that is no loop's condition, is a wrong condition
-    assert kinds[(4, "'<=' -> '>='")] == kinds[(6, "'<=' -> '<'")] == "condition error"

@@ -89,6 +89,10 @@ def test_a_bound_that_reads_past_the_end_is_faulty_indexing() -> None:
     assert program.repair is not None and "i < nums.length" in program.repair.source
     # the fix changes a comparison (a logic edit), but the examples read past the end: DebugBench's reference class
     assert identify_compiled(program)[0] == "(B)"
+    # the same loop one turn short reads nothing out of bounds: a wrong condition, however a loop bound looks
+    short = asyncio.run(compiled_program(SUM_JAVA.replace("<=", "< -1 +"), SUM_EXAMPLES, "java", 60.0))
+    assert short.repair is not None and not {o.error_type for o in short.failing} - {None}
+    assert identify_compiled(short)[0] == "(C)"
 
 
 @pytest.mark.slow
