@@ -114,10 +114,12 @@ async def solve(items: list[EvalItem], solver: OfflineSolver, concurrency: int) 
             seconds = time.perf_counter() - started
             row = {"id": item.id, "task": item.input["task"], "language": item.metadata["language"],
                    "minor": item.input["record"].get("minor_error_type"), "score": float(scores.get("score", 0.0)),
-                   "seconds": round(seconds, 2), "error": error, "answer": answer_summary(item, output)}  # fmt: skip
+                   "seconds": round(seconds, 2), "error": error, "answer": answer_summary(item, output),
+                   "reason": str(scores.get("reason", ""))}  # fmt: skip
             done.append(row)
             log(f"[{len(done)}/{len(items)}] {row['task']} {row['language']} {row['minor']}: "
-                f"{row['score']:.0f} in {seconds:.1f}s{' ' + error if error else ''}")  # fmt: skip
+                f"{row['score']:.0f} in {seconds:.1f}s{' ' + error if error else ''}"
+                f"{' (' + row['reason'][:120] + ')' if row['score'] < 1 and row['reason'] else ''}")  # fmt: skip
 
     await asyncio.gather(*(one(item) for item in items))
     return done
