@@ -274,6 +274,10 @@ def line_evidence_compiled(program: CompiledProgram) -> dict[int, float]:
 
 
 OPTION_EDITS = 96
+OPTION_EDIT_TEST_S = 0.25
+"""CPU seconds per example call of an option edit: the stated examples are small, so a right answer comes in
+milliseconds, and a program that loops (as edits of a program that never ends mostly do) costs a quarter of a second
+rather than a whole one, so that all of the edits are checked well inside the job's deadline."""
 
 
 async def option_edit_passes(program: CompiledProgram, lines_per_option: list[list[int]], seconds: float) -> list[int]:
@@ -283,7 +287,9 @@ async def option_edit_passes(program: CompiledProgram, lines_per_option: list[li
     the options name four places, few enough to try every single edit at each in a batch or three."""
     wanted = {line: index for index, lines in enumerate(lines_per_option) for line in lines}
     language: CompiledLanguage = "java" if program.language == "java" else "cpp"
-    verifier = CompiledVerifier(language, program.calls, program.method, program.code, 1.0, program.compare)
+    verifier = CompiledVerifier(
+        language, program.calls, program.method, program.code, OPTION_EDIT_TEST_S, program.compare
+    )
     propose = verifier.proposer()
     edits = list(itertools.islice(propose(program.code, lines=set(wanted)), OPTION_EDITS))
     best = [-1] * len(lines_per_option)
