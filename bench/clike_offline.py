@@ -16,6 +16,9 @@ Trivial baselines on the same items:
 * Code Review: the solver's own tie-break alone (a stable coin flip on the two texts, both orders).
 * Code Repair: the code returned unchanged (0 by construction: the build keeps only buggy code that fails).
 
+Each figure also comes for the two halves of its sample in the order it was drawn (``halves``), so that the worse
+held-out half can be quoted beside the pooled figure.
+
 Every figure carries a seeded 95% bootstrap interval. Throughput: for a few sampled repair programs, the first
 ``--candidates`` candidate edits are verified in one batched job and then one job per candidate, on the same calls.
 
@@ -183,6 +186,11 @@ def summarize(items_by: dict[tuple[TaskName, str], list[EvalItem]], rows: list[d
                 "p90": round(fixed[min(len(fixed) - 1, int(0.9 * len(fixed)))], 1) if fixed else None,
                 "repaired": len(fixed),
             }
+        if mine and all("draw" in row for row in mine):
+            # the sample's two halves in the order it was drawn: the worse one is a held-out case to quote
+            ordered = [row["score"] for row in sorted(mine, key=lambda row: row["draw"])]
+            halves = [ordered[: len(ordered) // 2], ordered[len(ordered) // 2 :]]
+            entry["halves"] = [round(100 * sum(half) / len(half), 1) for half in halves if half]
         results[f"{task} {language}"] = entry
     return results
 
@@ -325,6 +333,9 @@ def main() -> int:
     started = time.perf_counter()
     rows = asyncio.run(solve(everything, solver, args.concurrency))
     eval_s = time.perf_counter() - started
+    drawn = {item.id: place for found in items_by.values() for place, item in enumerate(found)}
+    for row in rows:
+        row["draw"] = drawn[row["id"]]
 
     results = summarize(items_by, rows)
     speed = asyncio.run(throughput(repair_records or [], args.throughput_programs, args.candidates))
