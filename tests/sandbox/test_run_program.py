@@ -173,6 +173,17 @@ def test_java_program_runs_and_is_judged(isolation: str) -> None:
     assert wrong.status is Status.failed
 
 
+def test_a_jvm_starts_with_few_malloc_arenas_and_nothing_else_of_the_hosts_environment(isolation: str) -> None:
+    # a JVM's start-up threads may each open a 64 MB malloc arena: inside RLIMIT_AS that failed a start now and then
+    probe = (
+        "public class Main { public static void main(String[] a) {"
+        ' System.out.println(System.getenv("MALLOC_ARENA_MAX") + " " + System.getenv("VIRTUAL_ENV")); } }'
+    )
+    outcome = run(ProgramRequest(source=probe, lang="java"))
+    assert outcome.status is Status.passed, outcome.stdout + outcome.stderr
+    assert outcome.stdout.split() == ["2", "null"]
+
+
 def test_java_compile_error(isolation: str) -> None:
     outcome = run(
         ProgramRequest(source="public class Main { public static void main(String[] a) { int x = ; } }", lang="java")
