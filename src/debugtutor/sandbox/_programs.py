@@ -50,10 +50,6 @@ JVM_THREADS = 32  # the JVM's own threads count against RLIMIT_NPROC
 CPP_OPTIONS = ["-O2", "-std=c++17"]
 JAVA_FLAGS = ["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto"]
 JVM_RESERVATIONS = ["-XX:ReservedCodeCacheSize=64m", "-XX:CompressedClassSpaceSize=64m", "-XX:MaxMetaspaceSize=256m"]
-# glibc gives each thread that meets a locked malloc arena a new one (64 MB of address space each, up to 8 per core):
-# how many the JVM's threads create depends on how they race at start-up, so under load a JVM inside RLIMIT_AS
-# sometimes failed a 104-byte malloc (3 of 60 starts, four at a time beside two busy loops); two arenas bound it
-JVM_ENV = {"MALLOC_ARENA_MAX": "2"}
 
 
 def _step_limits(limits: Limits, budget: RunBudget) -> dict[str, Any]:
@@ -119,11 +115,9 @@ def build_program_job(
         name = java_class_name(source)
         job_files[f"{name}.java"] = source
         javac = ["javac", "-J-Xmx512m", *(f"-J{flag}" for flag in JAVA_FLAGS), "-encoding", "UTF-8", f"{name}.java"]
-        compile_step = {**_compile_limits(limits), "kind": "exec", "argv": javac, "env": JVM_ENV}
+        compile_step = {**_compile_limits(limits), "kind": "exec", "argv": javac}
         java = ["java", f"-Xmx{limits.memory_mb}m", "-Xss16m", *JAVA_FLAGS, *JVM_RESERVATIONS, "-cp", ".", name]
-        run.update(
-            memory_mb=limits.memory_mb + JVM_OVERHEAD_MB, max_processes=limits.max_processes + JVM_THREADS, env=JVM_ENV
-        )
+        run.update(memory_mb=limits.memory_mb + JVM_OVERHEAD_MB, max_processes=limits.max_processes + JVM_THREADS)
         steps = [compile_step, {**run, "kind": "exec", "argv": java}]
         return {"files": job_files, "steps": steps}, COMPILE_WALL_S + budget.wall_s
     raise InputError(f"unknown language {lang!r} (python, cpp or java)", field="lang")

@@ -78,7 +78,10 @@ CLONE_NEWNET = 0x40000000
 HARD_GRACE_S = 0.5  # after a test's own alarm should have fired
 # copied next to this script by the host, imported at start-up (the codec first: the harnesses import it)
 HARNESS_MODULES = {"codec": "_dt_codec", "tests": "_dt_harness", "leetcode": "_dt_leetcode", "judge": "_dt_judge"}
-BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+# MALLOC_ARENA_MAX: glibc gives each thread that meets a locked malloc arena a new one (64 MB of address space each,
+# up to 8 per core); how many a JVM's start-up threads create depends on how they race, so under load a JVM inside
+# RLIMIT_AS sometimes failed a 104-byte malloc (3 of 60 starts, four at a time beside two busy loops). Two bound it.
+BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "MALLOC_ARENA_MAX": "2"}
 CONTROL_POLL_S = 0.05  # how long harness events may wait in the control pipe before the server looks at them
 CONTROL_PIPE_BYTES = 1 << 20  # room for the events written between two looks, so the child never waits on us
 F_SETPIPE_SZ = 1031
