@@ -199,6 +199,16 @@ def test_a_java_call_that_runs_out_of_time_is_stopped_without_a_new_jvm() -> Non
     assert batch.program_starts == 3
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("language,code", [("cpp", CPP), ("java", JAVA)])
+def test_a_recursion_that_never_ends_is_a_crash_even_on_the_first_pass_budget(language: str, code: str) -> None:
+    # a crash, not a timeout that a slower machine might turn into a crash: the repair search treats the two apart
+    endless = code.replace("int total = 0;", "int total = sumAbove(nums, k) - nums[0];")
+    for _ in range(2):
+        batch = run_variants(language, [Variant(endless)], CALLS, method="sumAbove", per_test_s=0.1)  # type: ignore[arg-type]
+        assert [call.status for call in batch.variants[0].calls] == [Status.error] * 3
+
+
 PAIR_JAVA = """import javafx.util.Pair;
 class Solution {
     public int sumPair(int a, int b) {

@@ -22,7 +22,10 @@ import time
 from typing import Any
 
 MARKER = "@@debugtutor-clike@@"
-STACK_BYTES = 512 * 1024 * 1024
+# 64 MB holds any recursion the stated examples need, and a recursion that never ends fills it in milliseconds; at
+# 512 MB the page faults took about the per-test CPU budget, so the same program was a crash on an idle machine and
+# a timeout on a loaded one, and the repair search took a different path (one development item fixed or not by load)
+STACK_BYTES = 64 * 1024 * 1024
 CPP_MESSAGE = re.compile(r"^(dt_[cr](\d+)):(\d+):(?:(\d+):)? (error|warning|fatal error): (.*)$")
 JAVA_MESSAGE = re.compile(r"^(?:\./)?dt_c(\d+)/(Solution|DtCalls)\.java:(\d+): (error|warning): (.*)$")
 GLOBAL_MESSAGE = re.compile(r"^(\S+?):(\d+):(?:(\d+):)? (error|fatal error): (.*)$")
