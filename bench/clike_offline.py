@@ -44,6 +44,7 @@ from debugtutor.analysis.examples import example_calls, example_method
 from debugtutor.debugeval.build import BuildSettings, build_from_debugbench, split_of
 from debugtutor.debugeval.debugbench import DebugBenchItem, load_debugbench
 from debugtutor.debugeval.offline import OfflineSolver, tie_break
+from debugtutor.debugeval.offline_compiled import COMPILED_REPAIR_SAFETY_S, REPAIR_CANDIDATES, SEARCH_SPENT
 from debugtutor.debugeval.records import DebugEvalRecord, TaskName
 from debugtutor.debugeval.tasks import build_items, score_item
 from debugtutor.debugeval.views import ViewSolver
@@ -99,6 +100,13 @@ def answer_summary(item: EvalItem, output: object) -> str:
     return f"{response.strip()[:24]!r} gold {item.target!r}"
 
 
+def search_spent(output: Any) -> str:
+    """What the item's repair search spent, as the solver's evidence says (empty when no search ran)."""
+    evidence = str(output.get("evidence", "")) if isinstance(output, dict) else ""
+    spent = [line for line in evidence.splitlines() if line.startswith(f"- {SEARCH_SPENT}")]
+    return spent[0].removeprefix(f"- {SEARCH_SPENT}").strip() if spent else ""
+
+
 async def solve(items: list[EvalItem], solver: OfflineSolver, concurrency: int) -> list[dict[str, Any]]:
     gate = asyncio.Semaphore(concurrency)
     answer = ViewSolver(solver.answer)
@@ -118,7 +126,7 @@ async def solve(items: list[EvalItem], solver: OfflineSolver, concurrency: int) 
             row = {"id": item.id, "task": item.input["task"], "language": item.metadata["language"],
                    "minor": item.input["record"].get("minor_error_type"), "score": float(scores.get("score", 0.0)),
                    "seconds": round(seconds, 2), "error": error, "answer": answer_summary(item, output),
-                   "reason": str(scores.get("reason", ""))}  # fmt: skip
+                   "reason": str(scores.get("reason", "")), "search": search_spent(output)}  # fmt: skip
             done.append(row)
             log(f"[{len(done)}/{len(items)}] {row['task']} {row['language']} {row['minor']}: "
                 f"{row['score']:.0f} in {seconds:.1f}s{' ' + error if error else ''}"
@@ -169,6 +177,8 @@ def summarize(items_by: dict[tuple[TaskName, str], list[EvalItem]], rows: list[d
             "target": TARGETS[task],
             "published_best": PUBLISHED[task].get(language),
             "errors": sum(1 for row in mine if row["error"]),
+            # searches that stopped at the time net rather than their count: answers that may differ by machine
+            "searches_out_of_time": sum(1 for row in mine if "time limit" in row.get("search", "")),
             "seconds_per_item": {
                 "median": round(statistics.median(seconds), 1) if seconds else None,
                 "max": seconds[-1] if seconds else None,
@@ -282,7 +292,18 @@ def main() -> int:
         "--split", choices=("test", "train"), default="test", help="test: held-out half; train: development half"
     )
     parser.add_argument("--concurrency", type=int, default=2)
-    parser.add_argument("--repair-seconds", type=float, default=45.0, help="the compiled repair search's budget")
+    parser.add_argument(
+        "--repair-candidates",
+        type=int,
+        default=REPAIR_CANDIDATES,
+        help="the compiled repair search's budget: programs verified per repair search",
+    )
+    parser.add_argument(
+        "--repair-seconds",
+        type=float,
+        default=COMPILED_REPAIR_SAFETY_S,
+        help="the compiled repair search's time limit, a safety net (a row whose search hit it says so)",
+    )
     parser.add_argument("--tests-cache", type=Path, default=None, help="derived Code Repair tests, kept between runs")
     parser.add_argument("--throughput-programs", type=int, default=2)
     parser.add_argument("--candidates", type=int, default=16)
@@ -328,7 +349,9 @@ def main() -> int:
             "(--exclude, --exclude-sample); measure the other split or drop an exclusion")  # fmt: skip
         return 2
 
-    solver = OfflineSolver(compiled_repair_seconds=args.repair_seconds)
+    solver = OfflineSolver(
+        compiled_repair_seconds=args.repair_seconds, compiled_repair_candidates=args.repair_candidates
+    )
     everything = [item for key in sorted(items_by) for item in items_by[key]]
     started = time.perf_counter()
     rows = asyncio.run(solve(everything, solver, args.concurrency))

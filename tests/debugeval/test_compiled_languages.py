@@ -96,6 +96,20 @@ def test_a_bound_that_reads_past_the_end_is_faulty_indexing() -> None:
 
 
 @pytest.mark.slow
+def test_the_repair_search_is_bounded_by_its_candidate_count_and_says_when_its_time_limit_stopped_it() -> None:
+    buggy = CPP.replace("y * 2", "y * 3")
+    found = asyncio.run(compiled_program(buggy, EXAMPLES, "cpp", 120.0, repair_candidates=200))
+    assert found.search is not None and found.repair is not None and not found.search.out_of_time
+    assert "programs verified, within its budget" in found.describe()
+    starved = asyncio.run(compiled_program(buggy, EXAMPLES, "cpp", 120.0, repair_candidates=2))
+    assert starved.search is not None and starved.repair is None
+    assert starved.search.executions <= 2 and not starved.search.out_of_time
+    rushed = asyncio.run(compiled_program(buggy, EXAMPLES, "cpp", 0.5))
+    assert rushed.search is not None and rushed.repair is None and rushed.search.out_of_time
+    assert "stopped at its time limit" in rushed.describe()
+
+
+@pytest.mark.slow
 def test_real_valued_answers_are_compared_within_leetcodes_tolerance() -> None:
     third = "class Solution {\n    public double third(int n) {\n        return n / 3.0;\n    }\n}\n"
     program = asyncio.run(compiled_program(third, ["Input: n = 1\nOutput: 0.33333"], "java", 0.0))

@@ -163,6 +163,9 @@ class RepairSearch(BaseModel):
     tests_total: int = 0
     tests_passed_before: int = 0
     budget_exhausted: bool = False
+    out_of_time: bool = False
+    """The search stopped at its time limit (rather than at its execution count, a fix, or the end of its edits):
+    where the count is meant to bound the search, its result then depends on the machine's speed."""
     compile_fix: Repair | None = None
     """C++/Java: the edits that made a program compile that did not (whether or not it then passed its tests)."""
 
@@ -372,12 +375,17 @@ class _Search:
         self.slow: list[_Candidate] = []
         self.fixes: list[Repair] = []
         self.exhausted = False
+        self.out_of_time = False
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 
     def out_of_budget(self) -> bool:
-        if self.executions >= self.budget.max_executions or self.elapsed() >= self.budget.max_seconds:
+        if self.exhausted:
+            return True
+        if self.elapsed() >= self.budget.max_seconds:
+            self.exhausted = self.out_of_time = True
+        elif self.executions >= self.budget.max_executions:
             self.exhausted = True
         return self.exhausted
 
@@ -697,6 +705,7 @@ async def _search(
     result.seconds = round(search.elapsed(), 3)
     result.candidates = search.candidates
     result.budget_exhausted = search.exhausted and not search.fixes
+    result.out_of_time = search.out_of_time
     return result
 
 

@@ -40,6 +40,8 @@ from debugtutor.analysis.leetcode import entry_method
 from debugtutor.analysis.repair import RepairBudget, arepair
 from debugtutor.analysis.static import LEETCODE_PREAMBLE, Diagnostic, check, syntax_issues
 from debugtutor.debugeval.offline_compiled import (
+    COMPILED_REPAIR_SAFETY_S,
+    REPAIR_CANDIDATES,
     CompiledFactsCache,
     CompiledProgram,
     identify_compiled,
@@ -589,11 +591,17 @@ def _answer(letter_in_parens: str, evidence: str) -> ViewAnswer:
 class OfflineSolver:
     """Answers every DebugEval task without a model (see the module docstring), from the prompt's view only."""
 
-    def __init__(self, repair_seconds: float = 4.0, compiled_repair_seconds: float = 45.0) -> None:
+    def __init__(
+        self,
+        repair_seconds: float = 4.0,
+        compiled_repair_seconds: float = COMPILED_REPAIR_SAFETY_S,
+        compiled_repair_candidates: int = REPAIR_CANDIDATES,
+    ) -> None:
         self.cache = FactsCache()
         self.repair_seconds = repair_seconds
         self.compiled_cache = CompiledFactsCache()
         self.compiled_repair_seconds = compiled_repair_seconds
+        self.compiled_repair_candidates = compiled_repair_candidates
 
     async def __call__(self, item: EvalItem) -> SolverOutput:
         """The item answered through its views (what :func:`~debugtutor.debugeval.tasks.build_eval_task` runs)."""
@@ -618,7 +626,12 @@ class OfflineSolver:
         """The shared facts of the view's C++/Java program; answers compared as the statement allows."""
         compare: CompareMode = "unordered" if answer_in_any_order(view.question) else "exact"
         return await self.compiled_cache.get(
-            view.code, view.examples, view.language, self.compiled_repair_seconds, compare
+            view.code,
+            view.examples,
+            view.language,
+            self.compiled_repair_seconds,
+            compare,
+            self.compiled_repair_candidates,
         )
 
     async def _compiled(self, view: TaskView) -> ViewAnswer:

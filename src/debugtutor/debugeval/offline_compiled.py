@@ -98,15 +98,36 @@ class CompiledProgram:
         if repair is not None:
             verb = "passes every example" if self.repair is not None else "compiles"
             lines.append(f"- with {'; '.join(e.description for e in repair.edits)} it {verb}")
+        if self.search is not None:
+            stop = "stopped at its time limit" if self.search.out_of_time else "within its budget"
+            lines.append(f"- {SEARCH_SPENT} {self.search.executions} programs verified, {stop}")
         return "\n".join(lines) or "- no finding"
 
 
+SEARCH_SPENT = "repair search:"
+"""How :meth:`CompiledProgram.describe` starts the line that says what the repair search spent."""
+REPAIR_CANDIDATES = 600
+"""Candidate programs the repair search of one program may verify. The count, not the clock, bounds the search, so
+that its result (and the answers of the tasks that read it) is the same on a loaded machine as on an idle one. A
+search that finds nothing spends 20-35 s alone on two cores, 40-80 s when two searches share them (about what the
+45 s time budget it replaces gave, two at a time); the development items fixed in a few hundred need no more."""
+COMPILED_REPAIR_SAFETY_S = 240.0
+"""The repair search's time limit when its count bounds it: a net for a machine far slower than this one, which a
+search reports when it hits (``out_of_time``), not a budget that decides the answer."""
+
+
 async def compiled_program(
-    code: str, examples: list[str], language: str, repair_seconds: float, compare: CompareMode = "exact"
+    code: str,
+    examples: list[str],
+    language: str,
+    repair_seconds: float,
+    compare: CompareMode = "exact",
+    repair_candidates: int = REPAIR_CANDIDATES,
 ) -> CompiledProgram:
-    """Compile, run and (within ``repair_seconds``) repair one program on the stated examples, answers compared by
-    ``compare`` (``unordered`` where the problem accepts the answer in any order; real-valued answers are compared
-    within LeetCode's 1e-5 otherwise)."""
+    """Compile, run and repair one program on the stated examples, answers compared by ``compare`` (``unordered``
+    where the problem accepts the answer in any order; real-valued answers are compared within LeetCode's 1e-5
+    otherwise). The repair search verifies at most ``repair_candidates`` programs; ``repair_seconds`` is only a
+    safety net for a machine far slower than expected (0 turns the search off)."""
     calls, method = stated_calls(examples, code, language)  # type: ignore[arg-type]
     if compare == "exact" and any(_has_float(call.expected) for call in calls):
         compare = "float"  # LeetCode accepts a real-valued answer within 1e-5 ("1.00000" for 0.9999999999999999)
@@ -133,7 +154,9 @@ async def compiled_program(
             method=method,
             language=language,  # type: ignore[arg-type]
             suspicious_lines=ranked,
-            budget=RepairBudget(max_seconds=repair_seconds, max_executions=3000, batch_size=32, per_test_s=1.0),
+            budget=RepairBudget(
+                max_seconds=repair_seconds, max_executions=repair_candidates, batch_size=32, per_test_s=1.0
+            ),
             compare=compare,
             localize=compiled_localizer(calls, language, method, compare=compare),  # type: ignore[arg-type]
         )
@@ -153,12 +176,20 @@ class CompiledFactsCache:
         self._facts: dict[str, asyncio.Task[CompiledProgram]] = {}
 
     async def get(
-        self, code: str, examples: list[str], language: str, repair_seconds: float, compare: CompareMode = "exact"
+        self,
+        code: str,
+        examples: list[str],
+        language: str,
+        repair_seconds: float,
+        compare: CompareMode = "exact",
+        repair_candidates: int = REPAIR_CANDIDATES,
     ) -> CompiledProgram:
-        key = hashlib.sha1(json.dumps([code, examples, language, repair_seconds, compare]).encode()).hexdigest()
+        facts = [code, examples, language, repair_seconds, compare, repair_candidates]
+        key = hashlib.sha1(json.dumps(facts).encode()).hexdigest()
         task = self._facts.get(key)
         if task is None or task.get_loop() is not asyncio.get_running_loop():
-            task = asyncio.create_task(compiled_program(code, examples, language, repair_seconds, compare))
+            found = compiled_program(code, examples, language, repair_seconds, compare, repair_candidates)
+            task = asyncio.create_task(found)
             self._facts[key] = task
         try:
             return await task

@@ -545,7 +545,7 @@ async def arepair_compiled(
     if left <= 1.0 or not calls:
         return RepairSearch(executions=executions, seconds=round(time.monotonic() - started, 3), candidates=executions,
                             sandbox_runs=verifier.jobs, tests_total=len(calls), budget_exhausted=True,
-                            compile_fix=compile_fix)  # fmt: skip
+                            out_of_time=left <= 1.0, compile_fix=compile_fix)  # fmt: skip
     smell_fixed, smell_edits = await _smell_fix_round(code, current, verifier, budget, started)
     if smell_edits:
         executions += 1
@@ -590,5 +590,6 @@ async def arepair_compiled(
             "tests_total": len(calls),
             "tests_passed_before": original.passed,
             "compile_fix": compile_fix,
+            "out_of_time": search.out_of_time,
         }
     )
