@@ -44,7 +44,12 @@ from debugtutor.analysis.examples import example_calls, example_method
 from debugtutor.debugeval.build import BuildSettings, build_from_debugbench, split_of
 from debugtutor.debugeval.debugbench import DebugBenchItem, load_debugbench
 from debugtutor.debugeval.offline import OfflineSolver, tie_break
-from debugtutor.debugeval.offline_compiled import COMPILED_REPAIR_SAFETY_S, REPAIR_CANDIDATES, SEARCH_SPENT
+from debugtutor.debugeval.offline_compiled import (
+    COMPILED_REPAIR_SAFETY_S,
+    REPAIR_CANDIDATES,
+    SEARCH_OUT_OF_TIME,
+    SEARCH_SPENT,
+)
 from debugtutor.debugeval.records import DebugEvalRecord, TaskName
 from debugtutor.debugeval.tasks import build_items, score_item
 from debugtutor.debugeval.views import ViewSolver
@@ -178,7 +183,7 @@ def summarize(items_by: dict[tuple[TaskName, str], list[EvalItem]], rows: list[d
             "published_best": PUBLISHED[task].get(language),
             "errors": sum(1 for row in mine if row["error"]),
             # searches that stopped at the time net rather than their count: answers that may differ by machine
-            "searches_out_of_time": sum(1 for row in mine if "time limit" in row.get("search", "")),
+            "searches_out_of_time": sum(1 for row in mine if row.get("search", "").endswith(SEARCH_OUT_OF_TIME)),
             "seconds_per_item": {
                 "median": round(statistics.median(seconds), 1) if seconds else None,
                 "max": seconds[-1] if seconds else None,

@@ -99,13 +99,15 @@ class CompiledProgram:
             verb = "passes every example" if self.repair is not None else "compiles"
             lines.append(f"- with {'; '.join(e.description for e in repair.edits)} it {verb}")
         if self.search is not None:
-            stop = "stopped at its time limit" if self.search.out_of_time else "within its budget"
+            stop = SEARCH_OUT_OF_TIME if self.search.out_of_time else "within its budget"
             lines.append(f"- {SEARCH_SPENT} {self.search.executions} programs verified, {stop}")
         return "\n".join(lines) or "- no finding"
 
 
 SEARCH_SPENT = "repair search:"
 """How :meth:`CompiledProgram.describe` starts the line that says what the repair search spent."""
+SEARCH_OUT_OF_TIME = "stopped at its time limit"
+"""How that line ends when the search's time limit, not its count, stopped it."""
 REPAIR_CANDIDATES = 600
 """Candidate programs the repair search of one program may verify. The count, not the clock, bounds the search, so
 that its result (and the answers of the tasks that read it) is the same on a loaded machine as on an idle one. A
