@@ -362,3 +362,34 @@ public:
     assert found == ["for (int i : vector<int>(dp)) dp[(i + a) % 3] = max(dp[(i + a) % 3], i + a);"]
     # nor does a use inside the formula itself
     assert [e.description for e in candidate_edits(code, "cpp", lines=[7]) if e.operator == "widen_operand"] == []
+
+
+def test_a_repair_never_turns_a_loop_condition_against_the_loop_step() -> None:
+    code = """class Solution {
+public:
+    int f(vector<int>& a, int m) {
+        int s = 0;
+        for (int j = m - 1; j >= 0; j--) s += a[j];
+        for (int i = 0; i < m and s > 0; i++) s--;
+        for (int k = m; 0 < k; --k) s++;
+        return s;
+    }
+};
+"""
+
+    def swapped(line: int, direction: str = "repair") -> set[str]:
+        edits = candidate_edits(code, "cpp", lines=[line], direction=direction)  # type: ignore[arg-type]
+        return {e.source.split("\n")[line - 1].strip() for e in edits if e.operator == "swap_comparison"}
+
+    # stepping down: '>' keeps the loop meaningful; '<=', '<' and '==' would stop it before it starts
+    assert swapped(5) == {"for (int j = m - 1; j > 0; j--) s += a[j];"}
+    up = swapped(6)
+    assert "for (int i = 0; i <= m and s > 0; i++) s--;" in up
+    assert "for (int i = 0; i > m and s > 0; i++) s--;" not in up
+    assert "for (int i = 0; i < m and s < 0; i++) s--;" in up  # not the loop's variable: every swap stays
+    # the variable on the right: '0 < k' reads as 'k > 0'
+    down = swapped(7)
+    assert "for (int k = m; 0 <= k; --k) s++;" in down
+    assert "for (int k = m; 0 > k; --k) s++;" not in down
+    # a mutation may still write the mistake
+    assert "for (int j = m - 1; j <= 0; j--) s += a[j];" in swapped(5, "mutate")

@@ -444,3 +444,73 @@ def test_a_method_defined_after_the_class_is_declared_in_it() -> None:
     found = asyncio.run(arepair_compiled(UNDECLARED_MEMBER, calls, language="cpp", method="spread", budget=budget))
     assert found.repairs, "no repair found"
     assert "public: int widest(vector<int>& nums);" in found.repairs[0].source
+
+
+WHILE_OPEN = """class Solution {
+public:
+    int countAbove(vector<int>& values, int limit) {
+        int above = 0, i = 0;
+        while (i < values.size()
+        {
+            if (values[i] > limit) above++;
+            i++;
+        }
+        return above;
+    }
+};
+"""
+
+
+def test_a_bracket_left_open_is_closed_on_the_line_before_the_error_or_the_line_an_error_names() -> None:
+    closed = WHILE_OPEN.replace("values.size()\n", "values.size())\n")
+    # g++ names the line of the '{' that follows; the balance check names the '}' far below and the opening line
+    for error in (
+        _error(6, "parse-error", "expected ')' before '{' token"),
+        _error(12, "unbalanced-brackets", "'}' closes the bracket opened on line 5"),
+    ):
+        edits = candidate_edits(WHILE_OPEN, "cpp", diagnostics=[error], lines=[5, error.line])
+        assert closed in [e.source for e in edits if e.operator == "close_bracket"], error.message
+
+
+# An unclosed string hides, from g++, the calls to a helper nobody wrote further down the function (more lines of
+# them than the string's own errors); a comparison written as a statement that the examples do not show is left.
+HIDDEN_CALLS = """class Solution {
+public:
+    int countAbove(vector<int>& values, int limit) {
+        int above = 0;
+        string note = "counted: ;
+        if (values.empty())
+        {
+            return 0;
+        }
+        else
+        {
+            for (int j = 0; j < values.size(); j++) {
+                if (values[j] > limit) above = plusOne(above);
+                if (values[j] > 2 * limit) above = plusOne(above);
+                if (values[j] > 3 * limit) above = plusOne(above);
+            }
+        }
+        int below = 0;
+        below == 0;
+        return above - below;
+    }
+};
+"""
+
+
+@pytest.mark.slow
+def test_errors_a_mended_string_reveals_are_mended_next_and_the_sure_smells_left_in_the_fix_too() -> None:
+    calls = [
+        LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=3),
+        LeetCodeCall(args={"values": [3, 3], "limit": 2}, expected=2),
+    ]
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
+    search = asyncio.run(arepair_compiled(HIDDEN_CALLS, calls, language="cpp", method="countAbove", budget=budget))
+    assert search.best is not None
+    assert [e.description for e in search.best.edits] == [
+        "line 5: close the string",
+        "line 13: 'plusOne(...)' -> '<1> + 1' at all 3 calls",
+        "line 19: '==' -> '='",
+    ]
+    assert "below = 0;\n        return" in search.best.source

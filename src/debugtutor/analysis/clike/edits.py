@@ -127,9 +127,23 @@ def separator_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
 
 
 def bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
-    """Close a bracket the line leaves open (at the places a closer can go), or drop one it never opened."""
+    """Close a bracket the line leaves open (at the places a closer can go), or drop one it never opened.
+
+    Besides the error lines: the code line before each (``while (i < n`` with its ``{`` on the next line is an error
+    there) and a line an error says a bracket was opened on (where the brackets first balance again, far below)."""
     source = ctx.source
-    for line in _error_lines(ctx):
+    errors = _error_lines(ctx)
+    opened_on = [
+        int(found.group(1))
+        for diagnostic in ctx.diagnostics
+        if blocks_compilation(diagnostic)
+        for found in [re.search(r"opened on line (\d+)", diagnostic.message)]
+        if found is not None
+    ]
+    before = [next((n for n in range(line - 1, 0, -1) if lexed.code_on(n)), 0) for line in errors]
+    for line in dict.fromkeys([*errors, *before, *opened_on]):
+        if not line or not ctx.wanted(line):
+            continue
         code = lexed.code_on(line)
         for opener, closer in (("(", ")"), ("[", "]")):
             opened = sum(1 for t in code if t.text == opener)

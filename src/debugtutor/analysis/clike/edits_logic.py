@@ -148,12 +148,62 @@ _NUMBER_TYPES = frozenset({"number_literal", "decimal_integer_literal"})
 _IDENTIFIER_TYPES = frozenset({"identifier", "field_identifier"})
 
 
+_AWAY_FROM_BOUND = {1: frozenset({">", ">=", "=="}), -1: frozenset({"<", "<=", "=="})}
+"""Comparisons of a loop variable with its bound that a loop stepping up (1) or down (-1) cannot mean: the loop
+either never runs or runs past the bound."""
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _loop_step(ctx: EditContext, comparison: Node) -> tuple[str, int] | None:
+    """The variable and direction (1 up, -1 down) of the ``for`` loop whose condition ``comparison`` is (alone or
+    as an operand of ``&&``), from its update (``i++``, ``--i``, ``i += k``, ``i -= k``); None for anything else."""
+    node = comparison
+    while node.parent is not None and node.parent.type in ("binary_expression", "parenthesized_expression"):
+        if node.parent.type == "binary_expression":
+            joiner = operator_token(node.parent)
+            if joiner is None or joiner.type not in ("&&", "and"):
+                return None
+        node = node.parent
+    loop = node.parent
+    if loop is None or loop.type != "for_statement" or loop.child_by_field_name("condition") != node:
+        return None
+    update = loop.child_by_field_name("update")
+    text = "".join(ctx.tree.text(update).split()) if update is not None else ""
+    found = re.fullmatch(r"(?:(\+\+|--)(\w+)|(\w+)(\+\+|--|\+=|-=).*)", text)
+    if found is None:
+        return None
+    name = found.group(2) or found.group(3)
+    sign = found.group(1) or found.group(4)
+    return name, 1 if sign[0] == "+" else -1
+
+
+def _turns_loop_away(ctx: EditContext, comparison: Node, old: str, new: str) -> bool:
+    """Whether swapping ``old`` for ``new`` makes a ``for`` loop compare its variable the way its step cannot mean,
+    when ``old`` did not: ``j >= 0`` of ``j--`` made ``j <= 0`` runs at most once, if at all, which passes examples
+    the loop was not needed for while no programmer writes it."""
+    step = _loop_step(ctx, comparison)
+    if step is None:
+        return False
+    name, direction = step
+    left, right = comparison.child_by_field_name("left"), comparison.child_by_field_name("right")
+    if left is not None and ctx.tree.text(left) == name:
+        oriented_old, oriented_new = old, new
+    elif right is not None and ctx.tree.text(right) == name:
+        oriented_old, oriented_new = _FLIPPED[old], _FLIPPED[new]
+    else:
+        return False
+    away = _AWAY_FROM_BOUND[direction]
+    return oriented_new in away and oriented_old not in away
+
+
 def comparison_edits(ctx: EditContext) -> Iterator[Candidate]:
     for node in ctx.tree.named("binary_expression"):
         operator = operator_token(node)
         if operator is None or operator.type not in COMPARISON_SWAPS or not ctx.wanted(line_of(operator)):
             continue
         for rank, new in enumerate(COMPARISON_SWAPS[operator.type]):
+            if ctx.direction == "repair" and _turns_loop_away(ctx, node, operator.type, new):
+                continue
             priority = P_HIGH if rank < 2 else P_MID if rank < 4 else P_LOW
             # (a loop bound one turn off that reads past the end is filed as faulty indexing by DebugBench; the
             # identification reads that from the examples' crash, not from the edit: without a crash the
@@ -176,6 +226,9 @@ def parallel_comparison_edits(ctx: EditContext) -> Iterator[Candidate]:
         if len(operators) < 2:
             continue
         for new in COMPARISON_SWAPS[old][:2]:
+            comparisons = [operator.parent for operator in operators if operator.parent is not None]
+            if ctx.direction == "repair" and any(_turns_loop_away(ctx, node, old, new) for node in comparisons):
+                continue
             source = ctx.source
             for operator in sorted(operators, key=lambda token: -token.start_byte):
                 start, end = ctx.tree.span(operator)

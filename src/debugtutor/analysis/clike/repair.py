@@ -387,6 +387,15 @@ async def _compile_fix_rounds(
                 site for site in errors if not lines_after & ({site - 1, site, site + 1} - (set(errors) - {site}))
             }
             revealing = edit.operator in REVEALING_OPERATORS and cleared == set(errors)
+            if introduced and not revealing and cleared == set(errors) and edit.category == "syntax":
+                # a mended syntax error lets the compiler read on, to names it could not look up before (a call
+                # to a function nobody wrote, further down): those are not this edit's doing, unless it deleted code
+                found = {
+                    d.category
+                    for d in verifier.diagnostics.get(edit.source, [])
+                    if blocks_compilation(d) and mapping.get(d.line, d.line) in introduced
+                }
+                revealing = found == {"reference"} and edit.operator not in DELETING_OPERATORS
             if introduced and not revealing and (len(introduced) >= len(cleared) or cleared != set(errors)):
                 # a new error elsewhere is tolerated only from an edit that clears every old one (code a broken
                 # comment hid comes back with its own mistakes, as many as it had)
@@ -438,6 +447,26 @@ async def _smell_fix_round(
         return current, []
     mapping = _line_map(code, current)
     return merged, [_applied(edit, mapping.get(edit.line, edit.line), False) for edit in picks]
+
+
+async def _smells_mended(
+    code: str,
+    found: Repair,
+    verifier: CompiledVerifier,
+    budget: RepairBudget,
+    started: float,
+    executions: int,
+    confirmed: Callable[[str], Awaitable[bool]] | None,
+) -> tuple[Repair, int]:
+    """A fix the compile-fix rounds found, with the sure smells left in it mended too when the examples still pass
+    (they may not show every planted bug); the candidates verified so far, counting the mended program."""
+    mended, smell_edits = await _smell_fix_round(code, found.source, verifier, budget, started)
+    if not smell_edits:
+        return found, executions
+    executions += 1
+    if (await verifier.verify([mended], 5.0))[0].all_passed and (confirmed is None or await confirmed(mended)):
+        return _repair(code, mended, [*found.edits, *smell_edits], executions, started), executions
+    return found, executions
 
 
 def _repair(original: str, fixed: str, edits: list[AppliedEdit], executions: int, started: float) -> Repair:
@@ -538,6 +567,8 @@ async def arepair_compiled(
         if prefix and current != code and not verifier.blocking_lines(current):
             compile_fix = _repair(code, current, prefix, executions, started)
     if found is not None and (not confirm or await confirmed(found.source)):
+        found, executions = await _smells_mended(code, found, verifier, budget, started, executions,
+                                                 confirmed if confirm else None)  # fmt: skip
         return RepairSearch(repairs=[found], executions=executions, seconds=round(time.monotonic() - started, 3),
                             candidates=executions, sandbox_runs=verifier.jobs, tests_total=len(calls),
                             compile_fix=found)  # fmt: skip
