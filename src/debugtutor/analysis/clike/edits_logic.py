@@ -2,7 +2,8 @@
 own inverse): comparison, arithmetic, compound-assignment, increment and boolean operator swaps, negation, +-1 on
 constants, indices and bounds, swapped library calls (``min``/``max``, ``begin``/``end`` ...), swapped variables
 and members, statement deletion, swap and ``break``/``continue``, a call dropped from the middle of a chain, a
-name exchanged between two statements that differ in it alone, and a computed start value put back to zero."""
+name exchanged between two statements that differ in it alone, and a computed start value put back to zero. A repair
+never swaps a ``for`` loop's condition against the loop's step (``j >= 0`` of ``j--`` into ``j <= 0``)."""
 
 from __future__ import annotations
 

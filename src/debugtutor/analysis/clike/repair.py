@@ -7,9 +7,12 @@ balance is never compiled (it cannot), and programs that differ only in layout o
 A program that does not compile first goes through **compile-fix rounds**: every syntax and reference edit near each
 error line is compiled in one batch; for each error site the most plausible edit that removes its error without
 adding another is kept, and the kept edits (at different sites) are applied together. A program with four broken
-lines thus needs a round or two, not a search over four-edit combinations. The program that compiles then goes to
-the common search (:func:`debugtutor.analysis.repair._search`: single edits at the most suspicious lines first,
-then edits on top of the ones that made progress); the fixes it finds carry the compile-fix edits in front. A fix
+lines thus needs a round or two, not a search over four-edit combinations. A mended syntax error may let the
+compiler read on to names it could not look up before (a call to a function nobody wrote, further down): those errors
+are the next round's, not the mend's doing. The sure smells (:mod:`debugtutor.analysis.clike.smells`) are mended in a
+fix the rounds find, and before the search of a program that compiles. The program that compiles then goes to the
+common search (:func:`debugtutor.analysis.repair._search`: single edits at the most suspicious lines first, then edits
+on top of the ones that made progress); the fixes it finds carry the compile-fix edits in front. A fix
 is confirmed by a :class:`~debugtutor.sandbox.LeetCodeRequest` before it counts, and the same request runs it on a
 few inputs near the examples: a fix that crashes on one the unfixed program ran through fits only the examples, so
 the search goes on (it is returned, marked fragile, only if nothing better turns up).
