@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from debugtutor.debugeval.offline import OfflineSolver
 from debugtutor.debugeval.offline_compiled import (
     CompiledFactsCache,
     compiled_program,
@@ -16,6 +17,8 @@ from debugtutor.debugeval.offline_compiled import (
     review_facts,
     review_verdict,
 )
+from debugtutor.debugeval.records import DebugEvalRecord, render_options
+from debugtutor.debugeval.tasks import build_items
 
 CPP = """class Solution {
 public:
@@ -126,6 +129,39 @@ def test_single_edits_at_the_options_lines_say_which_option_explains_the_failure
     # options: line 3 (int y = x), line 4 (the return), line 2 (the header)
     passes = asyncio.run(option_edit_passes(program, [[3], [4], [2]], 30.0))
     assert passes[1] == 2 and passes[0] < 2
+
+
+TOTAL_JAVA = """class Solution {
+    public int total(int[] nums) {
+        int n = nums.length;
+        int sum = 0;
+        for (int i = 0; i < n; i++) {
+            sum += nums[i] - 1;
+        }
+        return sum;
+    }
+}
+"""
+
+
+@pytest.mark.slow
+def test_a_fix_on_none_of_the_options_sends_localization_to_edits_at_the_options() -> None:
+    # one-number examples: "return sum + 1" passes them as well as the real fix, and the search finds it first
+    examples = ["Input: nums = [5]\nOutput: 5", "Input: nums = [7]\nOutput: 7"]
+    question = "Add up the numbers.\n\n" + "\n\n".join(f"Example {i}:\n{e}" for i, e in enumerate(examples, 1))
+    program = asyncio.run(compiled_program(TOTAL_JAVA, examples, "java", 60.0))
+    assert program.repair is not None and {e.line for e in program.repair.edits} == {8}
+    others = ["int n = nums.length;", "for (int i = 0; i < n; i++) {", "public int total(int[] nums) {"]
+    answers = []
+    for place in range(4):
+        options = [*others[:place], "sum += nums[i] - 1;", *others[place:]]
+        record = DebugEvalRecord(
+            question_id="t", language="java", buggy_code=TOTAL_JAVA, correct_code=TOTAL_JAVA.replace(" - 1", ""),
+            question_content=question, task1_options=render_options(options), task1_answer=f"({'ABCD'[place]})",
+        )  # fmt: skip
+        (item,) = build_items([record], tasks=["bug-localization"])
+        answers.append(asyncio.run(OfflineSolver(repair_seconds=8.0)(item)).output["responses"])
+    assert answers == [[f"<Answer>({letter})</Answer>"] for letter in "ABCD"]
 
 
 def test_option_scores_count_an_edit_that_passes_every_example_like_a_repair() -> None:

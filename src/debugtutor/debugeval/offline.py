@@ -647,9 +647,13 @@ class OfflineSolver:
         weights = line_evidence_compiled(program)
         lines = [option_lines(view.code, option) for option in view.options]
         scores = [max((weights.get(line, 0.0) for line in option), default=0.0) for option in lines]
-        if program.repair is None and program.compiled and program.calls and program.failing:
-            # no fix from the whole-program search: every single edit at the options' own lines, checked on the
-            # examples, says which of them can explain the failures
+        fixed_lines = {edit.original_line or edit.line for edit in program.repair.edits} if program.repair else set()
+        fix_among_options = any(fixed_lines.intersection(option) for option in lines)
+        if not fix_among_options and program.compiled and program.calls and program.failing:
+            # no fix from the whole-program search, or one that touches none of the options (the prompt says the
+            # bug is on one of them, so that fix is another program that happens to pass the examples): every
+            # single edit at the options' own lines, checked on the examples, says which of them can explain the
+            # failures
             passes = await option_edit_passes(program, lines, OPTION_EDIT_SECONDS)
             passing_now = len(program.outcomes) - len(program.failing)
             scores = option_scores_with_edits(scores, passes, passing_now, len(program.calls))
