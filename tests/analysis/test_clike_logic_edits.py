@@ -39,6 +39,36 @@ def test_two_statements_that_differ_in_one_name_may_exchange_it() -> None:
     assert lines[5].strip() == "out[i] = a.charAt(j);" and lines[7].strip() == "out[i] = b.charAt(j);"
 
 
+def test_two_assignments_in_a_row_may_give_their_values_to_each_other() -> None:
+    cpp = """class Solution {
+public:
+    int fib(int n) {
+        int prev = 0, cur = 1, next = 0;
+        for (int i = 0; i < n; i++) {
+            next = prev + cur;
+            cur = prev;
+            prev = next;
+            prev += 0;
+        }
+        return prev;
+    }
+};
+"""
+    found = [e for e in candidate_edits(cpp, "cpp", lines={6, 7, 8, 9}) if e.operator == "exchange_targets"]
+    assert [e.description for e in found] == [
+        "line 6: 'next' and 'cur' take each other's values",
+        "line 7: 'cur' and 'prev' take each other's values",
+    ]  # a compound assignment ('prev += 0') has no plain value to give
+    assert [line.strip() for line in found[1].source.split("\n")[5:8]] == [
+        "next = prev + cur;",
+        "prev = prev;",
+        "cur = next;",
+    ]
+    java = "class S {\n    void f(int[] a) {\n        a[0] = 1;\n        a[0] = 2;\n        int b = 3;\n    }\n}\n"
+    # the same target twice, or a declaration, is not an exchange
+    assert not [e for e in candidate_edits(java, "java", lines={3, 4, 5}) if e.operator == "exchange_targets"]
+
+
 def test_what_a_call_of_the_function_itself_returns_may_be_one_more_or_less() -> None:
     cpp = """class Solution {
 public:

@@ -396,6 +396,52 @@ def test_the_token_a_parse_error_names_is_dropped() -> None:
     assert code.replace("./end", ".end") not in _sources(code, "cpp", [])
 
 
+def test_a_lone_not_between_two_operands_becomes_a_comparison() -> None:
+    code = (
+        "bool full(vector<int>& seen, int n) {\n    if (seen.size() ! n) return false;\n    return !seen.empty();\n}\n"
+    )
+    error = _error(2, "parse-error", "expected ')' before '!' token")
+    sources = _sources(code, "cpp", [error])
+    assert code.replace("() ! n", "() != n") in sources and code.replace("() ! n", "() == n") in sources
+    # a '!' that negates (line 3) is left alone
+    assert not [s for s in sources if "return !=" in s or "return ==" in s]
+
+
+def test_an_operand_the_operator_cannot_take_is_dropped_on_a_type_error_line() -> None:
+    code = "string twice(string s, bool flag) {\n    string t = s + flag;\n    return t + t;\n}\n"
+    error = _error(2, "type-mismatch", "no match for 'operator+' (operand types are 'std::string' and 'bool')")
+    sources = _sources(code, "cpp", [error])
+    assert code.replace("s + flag;", "s;") in sources and code.replace("s + flag;", "flag;") in sources
+    assert code.replace("t + t", "t") not in sources  # no type error on that line
+    assert code.replace("s + flag;", "s;") not in _sources(code, "cpp", [])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_junk_operand_and_a_garbled_comparison_are_both_mended_in_the_compile_fix_rounds(language: str) -> None:
+    """Two broken lines in one program, each needing one of the two repairs: the rounds keep both."""
+    calls = [
+        LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=1),
+        LeetCodeCall(args={"values": [3, 3], "limit": 4}, expected=-2),
+    ]
+    code = (
+        COUNTER
+        if language == "cpp"
+        else COUNTER.replace("public:\n    int", "    public int")
+        .replace("vector<int>& values", "int[] values")
+        .replace("values.size()", "values.length")
+        .replace("};", "}")
+    )
+    text = "string" if language == "cpp" else "String"
+    broken = code.replace("int above = 0;", f'{text} never = "";\n        int above = 0 + never;', 1).replace(
+        "if (values[i] < limit)", "if (values[i] ! limit && values[i] < limit)", 1
+    )
+    budget = RepairBudget(max_seconds=90.0, batch_size=32, max_executions=300, per_test_s=2.0)
+    search = asyncio.run(arepair_compiled(broken, calls, language=language, method="countAbove", budget=budget))  # type: ignore[arg-type]
+    assert search.best is not None
+    assert "int above = 0;" in search.best.source and "values[i] != limit && values[i] < limit" in search.best.source
+
+
 def test_a_string_that_swallowed_the_closing_brace_is_closed_with_it() -> None:
     code = 'bool isOperator(string t) {\n    set<string> ops = {"+", "-", "*", "/;\n    return ops.count(t) > 0;\n}\n'
     error = Diagnostic(category="syntax", line=2, column=40, message='missing terminating " character',

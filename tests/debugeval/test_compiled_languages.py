@@ -165,7 +165,7 @@ def test_a_fix_on_none_of_the_options_sends_localization_to_edits_at_the_options
 
 
 def test_option_scores_count_an_edit_that_passes_every_example_like_a_repair() -> None:
-    assert option_scores_with_edits([0.0, 0.5, 0.0], [1, 3, -1], 1, 3) == [0.0, 5.5, 0.0]
+    assert option_scores_with_edits([0.0, 0.5, 0.0], [1, 3, -1], 1, 3) == [0.0, 50.5, 0.0]
     assert option_scores_with_edits([0.0, 0.0], [2, 1], 1, 3) == [1.0, 0.0]  # more pass than now: a little
     assert option_scores_with_edits([0.2, 0.0], [1, 1], 1, 3) == [0.2, 0.0]  # nothing better than now: unchanged
 

@@ -10,10 +10,10 @@ examples as tests (:func:`debugtutor.analysis.repair.arepair`, ``language="cpp"`
   compile; a logic edit that made it compile replaced a reference to nothing, and a logic fix of examples that read
   past the end is faulty indexing), else of the compiler's findings and of the examples' failures (an index out of
   range says reference, a wrong answer logic); two kinds, or edits at two separate places, say *multiple*.
-* **Bug Localization**: each option's lines get the weight of the evidence on them (a line a repair changed, a
-  compiler error or the line just after it, the line a failing example crashed or overran at (and, for a null
-  dereferenced, the line that set it to null), spectrum-based
-  suspiciousness from the examples' coverage, a suspicious pattern); the statement kind breaks ties.
+* **Bug Localization**: each option's lines get the weight of the evidence on them (a line a repair changed, or
+  that the edits making it compile changed, above all else; then a compiler error or the line just after it, the
+  line a failing example crashed or overran at (and, for a null dereferenced, the line that set it to null),
+  spectrum-based suspiciousness from the examples' coverage, a suspicious pattern); the statement kind breaks ties.
 * **Code Review**: both programs in one job; the one that does not compile, has more compiler errors, fails more
   examples, or crashes on more perturbed inputs (within the problem's rules) is the buggy one; then suspicious
   patterns; else a coin flip on the texts.
@@ -258,9 +258,11 @@ def identify_compiled(program: CompiledProgram) -> tuple[str, str]:
 # ---------------------------------------------------------------------------------------------------------------
 # Bug Localization.
 
+# A fix verified on every example, and the edits that made the program compile, outrank the rest of the evidence
+# summed: one broken line (a block left open) draws a dozen compiler messages on the lines after it.
 _WEIGHTS = {
-    "repair": 5.0,
-    "compile_fix": 4.0,
+    "repair": 50.0,
+    "compile_fix": 40.0,
     "syntax": 3.0,
     "reference": 2.5,
     "next_line": 1.2,

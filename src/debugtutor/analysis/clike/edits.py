@@ -3,10 +3,12 @@
 ``candidate_edits(source, language, direction="repair", diagnostics=...)`` yields fix-oriented edits, most plausible
 first. Syntax repairs start from where tree-sitter assumed a missing token and from the compiler's error lines: add
 a ``;`` or ``:``, close or drop a bracket, close or drop a string, repair a comment mark, ``=`` <-> ``==``, braces
-around a body that its indentation says is longer, drop a ``;`` that empties a loop or ``if``. Reference repairs
+around a body that its indentation says is longer, drop a ``;`` that empties a loop or ``if``, a lone ``!`` between
+two operands to ``!=`` or ``==``. Reference repairs
 start from the undeclared names and members the compiler names: translate a keyword of another language, rename to
 the closest declared name, a type nothing declares to the types the program writes or LeetCode signatures use,
-uncomment the declaration a comment hid, unwrap or drop a call to something undefined. Logic edits
+uncomment the declaration a comment hid, unwrap or drop a call to something undefined, and on a line the compiler
+cannot type, keep one operand of an operator that cannot take both. Logic edits
 (:mod:`debugtutor.analysis.clike.edits_logic`) swap operators, names and variables, shift bounds and indices by one,
 negate conditions, delete or swap statements, drop a call from a chain and exchange a name between two statements.
 ``direction="mutate"`` yields the bug-injecting counterparts, each labelled with its DebugBench minor type.
@@ -38,7 +40,7 @@ from debugtutor.analysis.clike.context import (
     source_lines,
 )
 from debugtutor.analysis.clike.diagnostics import FOREIGN_MEMBERS, FOREIGN_WORDS
-from debugtutor.analysis.clike.edits_logic import LOGIC_OPERATORS
+from debugtutor.analysis.clike.edits_logic import LOGIC_OPERATORS, shortened
 from debugtutor.analysis.clike.edits_names import LIBRARY_CALLS, name_repairs
 from debugtutor.analysis.clike.edits_structure import structure_repairs
 from debugtutor.analysis.clike.nulls import (
@@ -395,6 +397,43 @@ def stray_token_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candida
             bug = "illegal comment" if token.text in ("/", "*") else "illegal separation"
             yield ctx.replace_span(P_MID, "drop_stray_token", "syntax", diagnostic.line, token.start, token.end, "",
                                    f"drop the stray '{token.text}'", bug)  # fmt: skip
+
+
+_OPERAND_END = frozenset({")", "]"})
+
+
+def garbled_comparison_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """A lone ``!`` between two operands on a line that does not parse (``seen.size() ! n``): a comparison that lost
+    a character, ``!=`` or ``==``."""
+    for line in _error_lines(ctx):
+        code = lexed.code_on(line)
+        for before, token, after in zip(code, code[1:], code[2:]):
+            if token.text != "!" or not (before.kind in ("word", "number") or before.text in _OPERAND_END):
+                continue
+            if after.kind not in ("word", "number", "string", "char") and after.text != "(":
+                continue
+            for new in ("!=", "=="):
+                yield ctx.replace_span(P_MID, "garbled_comparison", "syntax", line, token.start, token.end, new,
+                                       f"'!' -> '{new}'", "misused == or =")  # fmt: skip
+
+
+_ARITHMETIC = frozenset({"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "&&", "||"})
+
+
+def mismatched_operand_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """An operator the compiler cannot apply to its operands (``s + flag`` of a string and a bool: "no match for
+    'operator+'", "bad operand types"): an operand added to a sound expression, so each operand is tried alone."""
+    lines = {d.line for d in ctx.diagnostics if d.code == "type-mismatch" and ctx.wanted(d.line)}
+    for node in ctx.tree.named("binary_expression"):
+        operator = operator_token(node)
+        if line_of(node) not in lines or operator is None or operator.type not in _ARITHMETIC:
+            continue
+        for kept in (node.child_by_field_name("left"), node.child_by_field_name("right")):
+            if kept is None:
+                continue
+            whole, alone = ctx.tree.text(node), ctx.tree.text(kept)
+            yield ctx.edit_node(P_MID, "drop_operand", "reference", node, alone,
+                                f"'{shortened(whole)}' -> '{shortened(alone)}'", "undefined objects")  # fmt: skip
 
 
 def delete_line_repairs(ctx: EditContext) -> Iterator[Candidate]:
@@ -840,11 +879,13 @@ def candidate_edits(
                 lambda: assignment_repairs(ctx),
                 lambda: separation_repairs(ctx),
                 lambda: stray_token_repairs(ctx, lexed),
+                lambda: garbled_comparison_repairs(ctx, lexed),
                 lambda: delete_line_repairs(ctx),
             ]
         if "reference" in categories:
             operators += [
                 lambda: reference_repairs(ctx),
+                lambda: mismatched_operand_repairs(ctx),
                 lambda: foreign_word_repairs(ctx, lexed),
                 lambda: java_var_repairs(ctx),
                 lambda: null_initialisation_edits(ctx),

@@ -2,7 +2,8 @@
 own inverse): comparison, arithmetic, compound-assignment, increment and boolean operator swaps, negation, +-1 on
 constants, indices and bounds, swapped library calls (``min``/``max``, ``begin``/``end`` ...), swapped variables
 and members, statement deletion, swap and ``break``/``continue``, a call dropped from the middle of a chain, a
-name exchanged between two statements that differ in it alone, and a computed start value put back to zero. A repair
+name exchanged between two statements that differ in it alone, the targets of two assignments in a row exchanged,
+and a computed start value put back to zero. A repair
 never swaps a ``for`` loop's condition against the loop's step (``j >= 0`` of ``j--`` into ``j <= 0``)."""
 
 from __future__ import annotations
@@ -604,7 +605,7 @@ def widened_operand_edits(ctx: EditContext) -> Iterator[Candidate]:
         }  # fmt: skip
         for text in sorted(wider):
             new = text if node.parent.type in _WHOLE_VALUE_PLACES else f"({text})"
-            yield ctx.edit_at(P_LAST, "widen_operand", "logic", node, new, f"'{name}' -> '{_short(new)}'",
+            yield ctx.edit_at(P_LAST, "widen_operand", "logic", node, new, f"'{name}' -> '{shortened(new)}'",
                               "other error")  # fmt: skip
 
 
@@ -661,7 +662,7 @@ def statement_edits(ctx: EditContext) -> Iterator[Candidate]:
                 "delete_statement",
                 "logic",
                 node,
-                f"delete '{_short(text)}'",
+                f"delete '{shortened(text)}'",
                 "other error",
             )
         following = node.next_named_sibling
@@ -669,7 +670,7 @@ def statement_edits(ctx: EditContext) -> Iterator[Candidate]:
             if following.type in BLOCK_TYPES or declares:
                 continue
             yield ctx.swap_nodes(P_LAST, "swap_statements", "logic", node, following,
-                                 f"swap '{_short(text)}' with the next statement", "other error")  # fmt: skip
+                                 f"swap '{shortened(text)}' with the next statement", "other error")  # fmt: skip
 
 
 def returned_element_edits(ctx: EditContext) -> Iterator[Candidate]:
@@ -690,14 +691,15 @@ def returned_element_edits(ctx: EditContext) -> Iterator[Candidate]:
             start = spans[position - 1][1] if position else spans[0][0]
             end = spans[position][1] if position else spans[1][0]
             yield ctx.replace_span(P_LOW, "drop_returned_element", "logic", line, start, end, "",
-                                   f"drop '{_short(ctx.tree.text(element))}' from the returned list",
+                                   f"drop '{shortened(ctx.tree.text(element))}' from the returned list",
                                    "other error")  # fmt: skip
 
 
 _LIST_MAKER = re.compile(r"(?:\bList\.of|\basList)\s*$")
 
 
-def _short(text: str) -> str:
+def shortened(text: str) -> str:
+    """``text`` on one line, cut to 40 characters: for edit descriptions."""
     text = " ".join(text.split())
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -712,8 +714,8 @@ def argument_edits(ctx: EditContext) -> Iterator[Candidate]:
             if ctx.tree.text(first) == ctx.tree.text(second):
                 continue
             yield ctx.swap_nodes(P_LAST, "swap_arguments", "logic", first, second,
-                                 f"swap arguments '{_short(ctx.tree.text(first))}' and "
-                                 f"'{_short(ctx.tree.text(second))}'", "variable error")  # fmt: skip
+                                 f"swap arguments '{shortened(ctx.tree.text(first))}' and "
+                                 f"'{shortened(ctx.tree.text(second))}'", "variable error")  # fmt: skip
 
 
 def _receiver_of_bare_call(node: Node) -> Node | None:
@@ -744,7 +746,7 @@ def chained_call_edits(ctx: EditContext) -> Iterator[Candidate]:
             continue
         dropped = ctx.tree.text(node)[len(ctx.tree.text(receiver)) :]
         yield ctx.edit_node(P_LOW, "drop_chained_call", "logic", node, ctx.tree.text(receiver),
-                            f"drop '{_short(dropped)}' from the chain", "other error")  # fmt: skip
+                            f"drop '{shortened(dropped)}' from the chain", "other error")  # fmt: skip
 
 
 def pointer_hop_edits(ctx: EditContext) -> Iterator[Candidate]:
@@ -896,8 +898,8 @@ def reset_value_edits(ctx: EditContext) -> Iterator[Candidate]:
         if ctx.tree.text(target) in reads or enclosing(node, FUNCTION_TYPES) is None:
             continue
         if _resettable(ctx, value):
-            yield ctx.edit_node(P_LAST, "reset_value", "logic", value, "0", f"'{_short(ctx.tree.text(value))}' -> '0'",
-                                "variable error")  # fmt: skip
+            description = f"'{shortened(ctx.tree.text(value))}' -> '0'"
+            yield ctx.edit_node(P_LAST, "reset_value", "logic", value, "0", description, "variable error")
 
 
 _DECLARATION_TYPES = frozenset({"declaration", "local_variable_declaration"})
@@ -948,7 +950,7 @@ def fresh_per_pass_edits(ctx: EditContext) -> Iterator[Candidate]:
         opening = ctx.tree.span(body)[0] + 1
         text = ctx.source[start:end]
         source = ctx.source[:start] + ctx.source[end:opening] + " " + text + ctx.source[opening:]
-        description = f"'{_short(text)}' made afresh in each pass of the loop at line {line_of(loop)}"
+        description = f"'{shortened(text)}' made afresh in each pass of the loop at line {line_of(loop)}"
         yield ctx.make(P_LOW, "fresh_per_pass", "logic", line_of(node), description, source, "variable error")
 
 
@@ -981,6 +983,35 @@ def mirrored_name_edits(ctx: EditContext) -> Iterator[Candidate]:
         yield ctx.make(P_LOW, "exchange_names", "logic", line, description, source, "variable error")
 
 
+def _plain_assignment(ctx: EditContext, statement: Node) -> Node | None:
+    """The ``target = value`` inside an expression statement (a plain ``=``, not ``+=``), or None."""
+    inner = statement.named_children[0] if statement.named_children else None
+    if inner is None or inner.type != "assignment_expression" or inner.child_by_field_name("left") is None:
+        return None
+    operator = inner.child_by_field_name("operator")
+    return inner if operator is not None and ctx.tree.text(operator) == "=" else None
+
+
+def exchanged_target_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """Two assignments in a row whose targets a bug exchanged (``res = f(res); cur = prev;`` written for
+    ``cur = f(res); res = prev;``): each value goes back to the other's variable, which no single rename does."""
+    for statement in ctx.tree.named("expression_statement"):
+        following = statement.next_named_sibling
+        if following is None or following.type != "expression_statement":
+            continue
+        line, other_line = line_of(statement), line_of(following)
+        if other_line == line or not (ctx.wanted(line) or ctx.wanted(other_line)):
+            continue
+        first, second = _plain_assignment(ctx, statement), _plain_assignment(ctx, following)
+        if first is None or second is None:
+            continue
+        a, b = first.child_by_field_name("left"), second.child_by_field_name("left")
+        if a is None or b is None or ctx.tree.text(a) == ctx.tree.text(b):
+            continue
+        description = f"'{shortened(ctx.tree.text(a))}' and '{shortened(ctx.tree.text(b))}' take each other's values"
+        yield ctx.swap_nodes(P_LOW, "exchange_targets", "logic", a, b, description, "variable error")
+
+
 LOGIC_OPERATORS = (
     comparison_edits,
     parallel_comparison_edits,
@@ -1001,6 +1032,7 @@ LOGIC_OPERATORS = (
     pointer_hop_edits,
     missing_return_edits,
     mirrored_name_edits,
+    exchanged_target_edits,
     reset_value_edits,
     fresh_per_pass_edits,
 )
