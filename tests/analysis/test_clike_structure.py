@@ -407,6 +407,34 @@ def test_a_lone_not_between_two_operands_becomes_a_comparison() -> None:
     assert not [s for s in sources if "return !=" in s or "return ==" in s]
 
 
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_condition_whose_parenthesis_closes_before_its_or_gets_one_pair_around_it_all(language: str) -> None:
+    code = "bool f(int b, int d) {\n    if(b!=0 && d!=0) || (b==0 && d==0) {\n        return true;\n    }\n"
+    code += "    return false;\n}\n"
+    error = _error(2, "parse-error", "expected primary-expression before '||' token")
+    wrapped = code.replace("if(b!=0 && d!=0) || (b==0 && d==0) {", "if((b!=0 && d!=0) || (b==0 && d==0)) {")
+    assert wrapped in _sources(code, language, [error])
+    # a condition that closes where it ends is left as it is
+    whole = code.replace("if(b!=0 && d!=0) || (b==0 && d==0) {", "if((b!=0 && d!=0) || (b==0)) {")
+    assert not [e for e in candidate_edits(whole, language, diagnostics=[error]) if e.operator == "wrap_condition"]  # type: ignore[arg-type]
+
+
+def test_a_separator_missing_inside_a_line_goes_where_the_compiler_points() -> None:
+    code = "int f(int n) {\n    int s = 0;\n    for (int i = 0; i <= n i++) s += i;\n    return s;\n}\n"
+    column = code.splitlines()[2].index(" i++")
+    inside = Diagnostic(category="syntax", line=3, column=column, message="expected ';' before 'i'",
+                        code="expected-separator")  # fmt: skip
+    assert code.replace("n i++", "n; i++") in _sources(code, "cpp", [inside])
+    # javac's words for it
+    javac = inside.model_copy(update={"message": "';' expected"})
+    assert code.replace("n i++", "n; i++") in _sources(code, "java", [javac])
+    # at the end of a line the statement is ended there, not in front of the next one
+    ended = code.replace("int s = 0;", "int s = 0")
+    end = Diagnostic(category="syntax", line=2, column=len("    int s = 0"), message="expected ';' before 'for'",
+                     code="expected-separator")  # fmt: skip
+    assert not [e for e in candidate_edits(ended, "cpp", diagnostics=[end]) if e.operator == "insert_separator"]
+
+
 def test_an_operand_the_operator_cannot_take_is_dropped_on_a_type_error_line() -> None:
     code = "string twice(string s, bool flag) {\n    string t = s + flag;\n    return t + t;\n}\n"
     error = _error(2, "type-mismatch", "no match for 'operator+' (operand types are 'std::string' and 'bool')")
@@ -440,6 +468,14 @@ def test_a_junk_operand_and_a_garbled_comparison_are_both_mended_in_the_compile_
     search = asyncio.run(arepair_compiled(broken, calls, language=language, method="countAbove", budget=budget))  # type: ignore[arg-type]
     assert search.best is not None
     assert "int above = 0;" in search.best.source and "values[i] != limit && values[i] < limit" in search.best.source
+
+
+def test_a_character_no_expression_holds_is_dropped_from_a_line_that_does_not_parse() -> None:
+    code = "class S {\n    @Override\n    public double half(int n) {\n        return @1.5 / n;\n    }\n}\n"
+    error = _error(4, "parse-error", "<identifier> expected")
+    assert code.replace("@1.5", "1.5") in _sources(code, "java", [error])
+    # an annotation stays, even on a line the compiler complains about
+    assert code.replace("@Override", "Override") not in _sources(code, "java", [error, _error(2, "parse-error")])
 
 
 def test_a_string_that_swallowed_the_closing_brace_is_closed_with_it() -> None:

@@ -4,7 +4,8 @@
 first. Syntax repairs start from where tree-sitter assumed a missing token and from the compiler's error lines: add
 a ``;`` or ``:``, close or drop a bracket, close or drop a string, repair a comment mark, ``=`` <-> ``==``, braces
 around a body that its indentation says is longer, drop a ``;`` that empties a loop or ``if``, a lone ``!`` between
-two operands to ``!=`` or ``==``. Reference repairs
+two operands to ``!=`` or ``==``, a separator inserted where the compiler points inside a line, one more pair of
+parentheses around a condition that closed too early, drop a character no expression holds. Reference repairs
 start from the undeclared names and members the compiler names: translate a keyword of another language, rename to
 the closest declared name, a type nothing declares to the types the program writes or LeetCode signatures use,
 uncomment the declaration a comment hid, unwrap or drop a call to something undefined, and on a line the compiler
@@ -93,6 +94,9 @@ def missing_token_repairs(ctx: EditContext) -> Iterator[Candidate]:
                                f"insert the missing '{token}'", _MISSING_BUG.get(token, ""))  # fmt: skip
 
 
+_EXPECTED_SEPARATOR = re.compile(r"^expected '([;,:])' before|^'([;,:])' expected")
+
+
 def separator_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """A ``;`` at the end of the error line or the code line before it; a ``:`` after an access label or case."""
     source = ctx.source
@@ -107,6 +111,18 @@ def separator_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
             end = code_end(source, target, code)
             yield ctx.replace_span(P_HIGH, "insert_semicolon", "syntax", target, end, end, ";",
                                    "add the missing ';'", "missing colons")  # fmt: skip
+    for diagnostic in ctx.diagnostics:
+        # "expected ';' before 'i'" (g++), "';' expected" (javac) inside a line (``for (...; i <= n i++)``): the
+        # column says where it goes
+        expected = _EXPECTED_SEPARATOR.search(diagnostic.message)
+        if expected is None or diagnostic.category != "syntax" or not ctx.wanted(diagnostic.line):
+            continue
+        start, end = line_bounds(source, diagnostic.line)
+        at = start + diagnostic.column
+        if start < at < code_end(source, diagnostic.line, lexed.code_on(diagnostic.line)):
+            token = expected.group(1) or expected.group(2)
+            yield ctx.replace_span(P_HIGH, "insert_separator", "syntax", diagnostic.line, at, at, token,
+                                   f"insert the expected '{token}'", "missing colons")  # fmt: skip
         for token in lexed.code_on(line):
             if token.text in ("public", "private", "protected", "default") or token.text == "case":
                 following = next((t for t in lexed.code_on(line) if t.start > token.start and t.text == ":"), None)
@@ -176,6 +192,33 @@ def bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
                     yield ctx.replace_span(P_MID, "drop_bracket", "syntax", line, token.start, token.end, "",
                                            f"drop an unmatched '{opener}'", "unclosed parentheses")  # fmt: skip
     yield from _brace_repairs(ctx, lexed)
+
+
+def early_condition_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """``if (a && b) || (c)``: the condition's parenthesis closes before an ``&&``/``||`` that goes on; one more pair
+    around the whole condition (``if ((a && b) || (c))``)."""
+    for line in _error_lines(ctx):
+        code = lexed.code_on(line)
+        keyword = next(
+            (i for i, t in enumerate(code[:-1]) if t.text in ("if", "while") and code[i + 1].text == "("), None
+        )
+        if keyword is None or sum(t.text == "(" for t in code) != sum(t.text == ")" for t in code):
+            continue
+        opening, depth, closing = keyword + 1, 0, None
+        for index in range(opening, len(code)):
+            depth += {"(": 1, ")": -1}.get(code[index].text, 0)
+            if depth == 0:
+                closing = index
+                break
+        if closing is None or closing + 1 >= len(code) or code[closing + 1].text not in ("&&", "||"):
+            continue
+        last = len(code) - 1 - (code[-1].text == "{")
+        if code[last].text != ")" or last <= closing:
+            continue
+        start, end = code[opening].end, code[last].end
+        yield ctx.replace_span(P_HIGH, "wrap_condition", "syntax", line, start, end,
+                               "(" + ctx.source[start:end] + ")", "one pair of parentheses around the whole condition",
+                               "unclosed parentheses")  # fmt: skip
 
 
 def _brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
@@ -374,9 +417,13 @@ def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
 _BEFORE_TOKEN = re.compile(r"before '(.+?)' token|illegal start of expression|illegal character: '(.+?)'")
 
 
+_NEVER_IN_CODE = frozenset({"@", "`", "\\"})
+
+
 def stray_token_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Delete the token a parse error names (``expected unqualified-id before '/' token`` in ``nums1./end()``):
-    a character typed where nothing may stand, the one nearest the reported column first."""
+    a character typed where nothing may stand, the one nearest the reported column first. On any line that does not
+    parse, a character no expression holds (``return @1.5;``)."""
     seen: set[int] = set()
     for diagnostic in ctx.diagnostics:
         if diagnostic.category != "syntax" or not ctx.wanted(diagnostic.line):
@@ -397,6 +444,15 @@ def stray_token_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candida
             bug = "illegal comment" if token.text in ("/", "*") else "illegal separation"
             yield ctx.replace_span(P_MID, "drop_stray_token", "syntax", diagnostic.line, token.start, token.end, "",
                                    f"drop the stray '{token.text}'", bug)  # fmt: skip
+    for line in _error_lines(ctx):
+        code = lexed.code_on(line)
+        for before, token in zip([None, *code], code):
+            # '@' only starts an annotation (first on its line, or a parameter's); '`' and '\' nowhere in code
+            annotation = token.text == "@" and (before is None or before.text in ("(", ","))
+            if token.kind == "symbol" and token.text in _NEVER_IN_CODE and not annotation and token.start not in seen:
+                seen.add(token.start)
+                yield ctx.replace_span(P_MID, "drop_stray_token", "syntax", line, token.start, token.end, "",
+                                       f"drop the stray '{token.text}'", "illegal separation")  # fmt: skip
 
 
 _OPERAND_END = frozenset({")", "]"})
@@ -874,6 +930,7 @@ def candidate_edits(
                 lambda: missing_token_repairs(ctx),
                 lambda: separator_repairs(ctx, lexed),
                 lambda: bracket_repairs(ctx, lexed),
+                lambda: early_condition_repairs(ctx, lexed),
                 lambda: string_repairs(ctx, lexed),
                 lambda: comment_repairs(ctx, lexed, compiles),
                 lambda: assignment_repairs(ctx),
