@@ -43,6 +43,24 @@ def _error(line: int, code: str, message: str = "", symbol: str = "", category: 
     return Diagnostic(category=category, line=line, column=0, message=message or code, code=code, symbol=symbol)  # type: ignore[arg-type]
 
 
+COUNTER_CALLS = [
+    LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=1),
+    LeetCodeCall(args={"values": [3, 3], "limit": 4}, expected=-2),
+]
+
+
+def _counter_in(language: str) -> str:
+    """:data:`COUNTER` in C++ or in Java."""
+    if language == "cpp":
+        return COUNTER
+    return (
+        COUNTER.replace("public:\n    int", "    public int")
+        .replace("vector<int>& values", "int[] values")
+        .replace("values.size()", "values.length")
+        .replace("};", "}")
+    )
+
+
 def _drop_inner_closers(code: str) -> str:
     """COUNTER with the closing braces of both ``if`` blocks gone (the lines stay, blank)."""
     lines = code.split("\n")
@@ -130,10 +148,7 @@ def test_an_object_qualifier_comes_off_a_name_the_class_declares() -> None:
 def test_the_compile_fix_rounds_apply_fixes_that_need_two_edits_at_once() -> None:
     """Both blocks unclosed, then two quoted constants on neighbouring lines: each program compiles and passes its
     examples after the repair search, in one or two compile rounds."""
-    calls = [
-        LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=1),
-        LeetCodeCall(args={"values": [3, 3], "limit": 4}, expected=-2),
-    ]
+    calls = COUNTER_CALLS
     quoted = COUNTER.replace(
         "        return above - below;",
         '        if (above > 1000) return "INT_MAX";\n        if (below > 1000) return "INT_MIN";\n'
@@ -152,18 +167,7 @@ def test_the_compile_fix_rounds_apply_fixes_that_need_two_edits_at_once() -> Non
 def test_a_comment_that_hid_a_broken_string_is_opened_and_then_the_string_closed(language: str) -> None:
     """A comment that never closes hides a stray quote further down from the compiler: the first round gives the
     hidden code back (its new error is further down), the second mends the quote."""
-    calls = [
-        LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=1),
-        LeetCodeCall(args={"values": [3, 3], "limit": 4}, expected=-2),
-    ]
-    code = (
-        COUNTER
-        if language == "cpp"
-        else COUNTER.replace("public:\n    int", "    public int")
-        .replace("vector<int>& values", "int[] values")
-        .replace("values.size()", "values.length")
-        .replace("};", "}")
-    )
+    calls, code = COUNTER_CALLS, _counter_in(language)
     broken = code.replace("                above++;", "                /* above++;", 1).replace(
         "return above - below;", 'return above - "below;'
     )
@@ -448,18 +452,7 @@ def test_an_operand_the_operator_cannot_take_is_dropped_on_a_type_error_line() -
 @pytest.mark.parametrize("language", ["cpp", "java"])
 def test_a_junk_operand_and_a_garbled_comparison_are_both_mended_in_the_compile_fix_rounds(language: str) -> None:
     """Two broken lines in one program, each needing one of the two repairs: the rounds keep both."""
-    calls = [
-        LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=1),
-        LeetCodeCall(args={"values": [3, 3], "limit": 4}, expected=-2),
-    ]
-    code = (
-        COUNTER
-        if language == "cpp"
-        else COUNTER.replace("public:\n    int", "    public int")
-        .replace("vector<int>& values", "int[] values")
-        .replace("values.size()", "values.length")
-        .replace("};", "}")
-    )
+    calls, code = COUNTER_CALLS, _counter_in(language)
     text = "string" if language == "cpp" else "String"
     broken = code.replace("int above = 0;", f'{text} never = "";\n        int above = 0 + never;', 1).replace(
         "if (values[i] < limit)", "if (values[i] ! limit && values[i] < limit)", 1
