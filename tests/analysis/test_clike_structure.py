@@ -439,6 +439,14 @@ def test_a_separator_missing_inside_a_line_goes_where_the_compiler_points() -> N
     assert not [e for e in candidate_edits(ended, "cpp", diagnostics=[end]) if e.operator == "insert_separator"]
 
 
+def test_every_error_line_gets_its_separator_repairs_whatever_the_compiler_said() -> None:
+    code = "int f(int k) {\n    switch (k) {\n        case 1 return 2;\n        default: return 0;\n    }\n}\n"
+    error = _error(3, "parse-error", "expected ':' before 'return'")
+    later = _error(4, "parse-error", "expected primary-expression")
+    for diagnostics in ([error], [error, later], [later, error]):
+        assert code.replace("case 1 return", "case 1: return") in _sources(code, "cpp", diagnostics)
+
+
 def test_an_operand_the_operator_cannot_take_is_dropped_on_a_type_error_line() -> None:
     code = "string twice(string s, bool flag) {\n    string t = s + flag;\n    return t + t;\n}\n"
     error = _error(2, "type-mismatch", "no match for 'operator+' (operand types are 'std::string' and 'bool')")

@@ -111,18 +111,6 @@ def separator_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
             end = code_end(source, target, code)
             yield ctx.replace_span(P_HIGH, "insert_semicolon", "syntax", target, end, end, ";",
                                    "add the missing ';'", "missing colons")  # fmt: skip
-    for diagnostic in ctx.diagnostics:
-        # "expected ';' before 'i'" (g++), "';' expected" (javac) inside a line (``for (...; i <= n i++)``): the
-        # column says where it goes
-        expected = _EXPECTED_SEPARATOR.search(diagnostic.message)
-        if expected is None or diagnostic.category != "syntax" or not ctx.wanted(diagnostic.line):
-            continue
-        start, end = line_bounds(source, diagnostic.line)
-        at = start + diagnostic.column
-        if start < at < code_end(source, diagnostic.line, lexed.code_on(diagnostic.line)):
-            token = expected.group(1) or expected.group(2)
-            yield ctx.replace_span(P_HIGH, "insert_separator", "syntax", diagnostic.line, at, at, token,
-                                   f"insert the expected '{token}'", "missing colons")  # fmt: skip
         for token in lexed.code_on(line):
             if token.text in ("public", "private", "protected", "default") or token.text == "case":
                 following = next((t for t in lexed.code_on(line) if t.start > token.start and t.text == ":"), None)
@@ -142,6 +130,18 @@ def separator_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
             elif token.text == ";" and ctx.language == "cpp":
                 yield ctx.replace_span(P_LAST, "semicolon_to_comma", "syntax", line, token.start, token.end, ",",
                                        "';' -> ','", "illegal separation")  # fmt: skip
+    for diagnostic in ctx.diagnostics:
+        # "expected ';' before 'i'" (g++), "';' expected" (javac) inside a line (``for (...; i <= n i++)``): the
+        # column says where it goes
+        expected = _EXPECTED_SEPARATOR.search(diagnostic.message)
+        if expected is None or diagnostic.category != "syntax" or not ctx.wanted(diagnostic.line):
+            continue
+        line_start = line_bounds(source, diagnostic.line)[0]
+        at = line_start + diagnostic.column
+        if line_start < at < code_end(source, diagnostic.line, lexed.code_on(diagnostic.line)):
+            separator = expected.group(1) or expected.group(2)
+            yield ctx.replace_span(P_HIGH, "insert_separator", "syntax", diagnostic.line, at, at, separator,
+                                   f"insert the expected '{separator}'", "missing colons")  # fmt: skip
 
 
 def bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
