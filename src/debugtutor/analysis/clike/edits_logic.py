@@ -983,13 +983,13 @@ def mirrored_name_edits(ctx: EditContext) -> Iterator[Candidate]:
         yield ctx.make(P_LOW, "exchange_names", "logic", line, description, source, "variable error")
 
 
-def _plain_assignment(ctx: EditContext, statement: Node) -> Node | None:
+def _plain_assignment(statement: Node) -> Node | None:
     """The ``target = value`` inside an expression statement (a plain ``=``, not ``+=``), or None."""
     inner = statement.named_children[0] if statement.named_children else None
-    if inner is None or inner.type != "assignment_expression" or inner.child_by_field_name("left") is None:
+    if inner is None or inner.type != "assignment_expression":
         return None
-    operator = inner.child_by_field_name("operator")
-    return inner if operator is not None and ctx.tree.text(operator) == "=" else None
+    operator = operator_token(inner)
+    return inner if operator is not None and operator.type == "=" else None
 
 
 def exchanged_target_edits(ctx: EditContext) -> Iterator[Candidate]:
@@ -1002,7 +1002,7 @@ def exchanged_target_edits(ctx: EditContext) -> Iterator[Candidate]:
         line, other_line = line_of(statement), line_of(following)
         if other_line == line or not (ctx.wanted(line) or ctx.wanted(other_line)):
             continue
-        first, second = _plain_assignment(ctx, statement), _plain_assignment(ctx, following)
+        first, second = _plain_assignment(statement), _plain_assignment(following)
         if first is None or second is None:
             continue
         a, b = first.child_by_field_name("left"), second.child_by_field_name("left")
