@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from debugtutor.analysis.clike.diagnostics import classify_message, pattern_diagnostics
-from debugtutor.analysis.clike.edits import candidate_edits
+from debugtutor.analysis.clike.edits import blocks_compilation, candidate_edits
 from debugtutor.analysis.clike.harness import CompilerMessage, instrument
 from debugtutor.analysis.clike.repair import normal_form
 from debugtutor.analysis.clike.syntax_tree import (
@@ -102,6 +102,8 @@ def test_probes_keep_lines_and_wrap_unbraced_bodies(language: str, code: str) ->
         ("java", "incompatible types: int cannot be converted to boolean", "", "if (x = 1)", "condition-not-boolean",
          "misused == or =", "syntax"),
         ("java", "unclosed comment", "", "/* x", "illegal-comment", "illegal comment", "syntax"),
+        ("java", "bad operand types for binary operator '||'", "", "if(h = null || h.length<=2)", "type-mismatch",
+         "misused == or =", "syntax"),
     ],
 )  # fmt: skip
 def test_compiler_messages_map_to_debugbench_classes(
@@ -112,6 +114,8 @@ def test_compiler_messages_map_to_debugbench_classes(
     found = classify_message(CompilerMessage(2, 5, "error", message, detail), source, language)  # type: ignore[arg-type]
     assert found is not None
     assert (found.code, found.bug_type, found.category) == (code, bug_type, category)
+    # every one of these is an error: the compile-fix rounds must take it up
+    assert blocks_compilation(found)
 
 
 def test_warnings_are_suspicious_except_assignment_in_condition() -> None:

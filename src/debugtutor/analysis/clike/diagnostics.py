@@ -417,7 +417,8 @@ def classify_message(message: CompilerMessage, source: str, language: CompiledLa
         if code == "not-a-statement" and "==" not in line_text:
             bug_type = ""
         if code == "type-mismatch" and re.search(r"(?<![=!<>])=(?!=)", _condition_text(line_text)):
-            code, bug_type = "assignment-in-condition", "misused == or ="
+            # (still a type error that stops the compile, unlike C++'s warning about an assignment as a condition)
+            bug_type = "misused == or ="
         if code == "result-unused" and "==" not in line_text:
             bug_type = "other error"
         if code == "parse-error":
