@@ -423,3 +423,52 @@ public:
     assert "for (int k = m; 0 > k; --k) s++;" not in down
     # a mutation may still write the mistake
     assert "for (int j = m - 1; j <= 0; j--) s += a[j];" in swapped(5, "mutate")
+
+
+def test_the_operands_of_a_chain_that_ask_the_same_thing_may_all_be_negated_at_once() -> None:
+    code = """class Solution {
+    public List<Integer> alone(int[] arr, Map<Integer, Integer> seen) {
+        List<Integer> out = new ArrayList<>();
+        for (int i : arr) if (seen.get(i) == 1 && seen.containsKey(i - 1) && seen.containsKey(i + 1)) out.add(i);
+        return out;
+    }
+}
+"""
+    together = [e for e in candidate_edits(code, "java", lines=[4]) if e.operator == "negate_operands"]
+    assert [e.source.split("\n")[3].strip() for e in together] == [
+        "for (int i : arr) if (seen.get(i) == 1 && !seen.containsKey(i - 1) && !seen.containsKey(i + 1)) out.add(i);"
+    ]
+    # one of them negated already: the single negation beside its mirror is the edit, not both
+    half = code.replace("&& seen.containsKey(i - 1)", "&& !seen.containsKey(i - 1)")
+    assert not [e for e in candidate_edits(half, "java", lines=[4]) if e.operator == "negate_operands"]
+    cpp = "bool f(set<int>& s, int x) {\n    return s.count(x) && g(x);\n}\n"
+    assert not [e for e in candidate_edits(cpp, "cpp", lines=[2]) if e.operator == "negate_operands"]
+
+
+def test_an_assigned_value_may_give_way_to_the_one_it_was_compared_with() -> None:
+    cpp = """class Solution {
+public:
+    int trap(vector<int>& height) {
+        vector<int> left(height.size());
+        int top = height[0];
+        for (int i = 1; i < height.size(); i++) {
+            if (height[i] < top) {
+                left[i] = height[i];
+            } else {
+                top = height[i];
+            }
+        }
+        return left.back();
+    }
+};
+"""
+    found = [e for e in candidate_edits(cpp, "cpp", lines=[8, 10]) if e.operator == "compared_value"]
+    # (not on line 10: 'top' is the target there, and 'top = top' is no program)
+    assert {e.line for e in found} == {8}
+    found = found[:1]
+    assert [e.description for e in found] == ["line 8: 'height[i]' -> 'top' (compared on line 7)"]
+    assert found[0].source.split("\n")[7].strip() == "left[i] = top;"
+    java = "class S {\n    int f(Node p, int low) {\n        int m = 0;\n        while (p.val < low) m = p.val;\n"
+    java += "        return m;\n    }\n}\n"
+    assert next(e.source.split("\n")[3].strip() for e in candidate_edits(java, "java", lines=[4])
+                if e.operator == "compared_value") == "while (p.val < low) m = low;"  # fmt: skip

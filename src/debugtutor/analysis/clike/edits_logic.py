@@ -369,6 +369,26 @@ def operand_negation_edits(ctx: EditContext) -> Iterator[Candidate]:
             text = ctx.tree.text(operand)
             yield ctx.edit_node(priority, "negate_operand", "logic", operand, f"!{text}", f"'{text}' -> '!{text}'",
                                 "condition error")  # fmt: skip
+        yield from _negated_together(ctx, operands, negated)
+
+
+def _negated_together(ctx: EditContext, operands: list[Node], negated: set[str]) -> Iterator[Candidate]:
+    """Every operand of one chain that asks the same thing (``has(i - 1) && has(i + 1)`` -> ``!has(i - 1) &&
+    !has(i + 1)``), none of them negated yet: a condition turned around in all its like parts at once, which no
+    single negation undoes (each alone may fail as many examples)."""
+    by_callee: dict[str, list[Node]] = {}
+    for operand in operands:
+        if operand.type in ("call_expression", "method_invocation") and ctx.wanted(line_of(operand)):
+            by_callee.setdefault(_callee(ctx, operand), []).append(operand)
+    for callee, alike in by_callee.items():
+        if len(alike) < 2 or callee in negated:
+            continue
+        pieces = sorted((ctx.tree.span(operand) for operand in alike), reverse=True)
+        source = ctx.source
+        for start, end in pieces:
+            source = source[:start] + "!" + source[start:end] + source[end:]
+        description = f"'{callee}(...)' -> '!{callee}(...)' in all {len(alike)} operands"
+        yield ctx.make(P_LOW, "negate_operands", "logic", line_of(alike[0]), description, source, "condition error")
 
 
 def _plus(text: str, delta: int) -> str:
@@ -634,6 +654,38 @@ def index_for_element_edits(ctx: EditContext) -> Iterator[Candidate]:
         twice = ctx.tree.text(statement).count(text) > 1
         yield ctx.edit_node(P_MID if twice else P_LAST, "index_for_element", "logic", node, ctx.tree.text(index),
                             f"'{text}' -> '{ctx.tree.text(index)}'", "variable error")  # fmt: skip
+
+
+_VALUE_OPERANDS = frozenset({"identifier", "subscript_expression", "array_access", "field_expression", "field_access"})
+_COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
+
+
+def compared_value_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """A value assigned where the one it was compared with in the enclosing condition was meant (``if (h[i] <
+    top) left[i] = h[i];`` -> ``left[i] = top;``): the other side of that comparison put in its place."""
+    for node in ctx.tree.named("assignment_expression"):
+        value, target = node.child_by_field_name("right"), node.child_by_field_name("left")
+        if value is None or target is None or value.type not in _VALUE_OPERANDS or not ctx.wanted(line_of(node)):
+            continue
+        test = enclosing(node, frozenset({"if_statement", "while_statement"}))
+        condition = test.child_by_field_name("condition") if test is not None else None
+        if condition is None:
+            continue
+        text, offered = ctx.tree.text(value), {ctx.tree.text(target)}
+        for comparison in ctx.tree.walk(condition):
+            token = operator_token(comparison) if comparison.type == "binary_expression" else None
+            if token is None or token.type not in _COMPARISONS:
+                continue
+            sides = [comparison.child_by_field_name("left"), comparison.child_by_field_name("right")]
+            for side, other in (sides, sides[::-1]):
+                if side is None or other is None or ctx.tree.text(side) != text or other.type not in _VALUE_OPERANDS:
+                    continue
+                new = ctx.tree.text(other)
+                if new not in offered:
+                    offered.add(new)
+                    yield ctx.edit_node(P_LOW, "compared_value", "logic", value, new,
+                                        f"'{shortened(text)}' -> '{shortened(new)}' (compared on line "
+                                        f"{line_of(comparison)})", "variable error")  # fmt: skip
 
 
 def _similarity(a: str, b: str) -> float:
@@ -1025,6 +1077,7 @@ LOGIC_OPERATORS = (
     variable_edits,
     widened_operand_edits,
     index_for_element_edits,
+    compared_value_edits,
     statement_edits,
     argument_edits,
     returned_element_edits,
