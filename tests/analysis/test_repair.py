@@ -134,6 +134,38 @@ def test_two_edits_that_each_pass_more_alone_are_tried_together_before_the_deepe
     assert single.repairs == [] and single.executions == 1 + 22
 
 
+class RecursingVerifier:
+    """FIB's tests 2 and 3 crash (a recursion that never ends) and test 1 fails; ``range(1,`` ends the crashes with
+    every answer still wrong; ``b + a`` passes test 1 and the others still crash; with both every test passes."""
+
+    def __init__(self) -> None:
+        self.runs: list[str] = []
+
+    async def __call__(self, sources: list[str], seconds: float, full_time: bool = True) -> list[_Verdict]:
+        self.runs.extend(sources)
+        verdicts = []
+        for source in sources:
+            ends, first = "range(1," in source, "b + a" in source
+            stops: tuple[int | None, ...] = (None, None, None) if ends else (None, 0, 0)
+            passed = 3 if ends and first else int(first)
+            verdicts.append(_Verdict(passed=passed, total=3, compiles=True, stops=stops))
+        return verdicts
+
+
+def test_an_edit_that_ends_a_crash_is_paired_with_one_that_passes_more(
+    scripted_proposer: Any, replacement: Any
+) -> None:
+    fillers = [replacement(2, "0, 1", f"0, {k} - {k} + 1") for k in range(20)]
+    proposer = scripted_proposer([replacement(3, "range(0,", "range(1,"), *fillers, replacement(4, "a + b", "b + a")])
+    verifier = RecursingVerifier()
+    # (line 2 first: a second edit on top of either would try the fillers first)
+    result = run_search(FIB, verifier, proposer, lines=[2, 3, 4])
+    assert result.best is not None and sorted(edit.line for edit in result.best.edits) == [3, 4]
+    # the original, the 22 single edits, then the edit that passed more with the one after which every test
+    # answers: no second edit on top of a filler
+    assert len(verifier.runs) == 1 + 22 + 1
+
+
 def test_a_base_that_passes_more_tests_is_ranked_again_and_searched_from_there(
     scripted_proposer: Any, replacement: Any
 ) -> None:
@@ -155,6 +187,37 @@ def test_a_base_that_passes_more_tests_is_ranked_again_and_searched_from_there(
     # ranked again, the base is searched at line 4 first, not after line 2's twenty edits
     assert asked == [FIB.replace("range(0,", "range(1,")]
     assert len(verifier.runs) == 1 + 22 + 1
+
+
+def test_the_lines_after_an_endless_loop_are_ranked_on_the_base_that_ends_it(
+    scripted_proposer: Any, replacement: Any
+) -> None:
+    fillers = [replacement(2, "0, 1", f"0, {k} - {k} + 1") for k in range(20)]
+    proposer = scripted_proposer([replacement(3, "range(0,", "range(1,"), *fillers, replacement(4, "a + b", "b + a")])
+
+    class LoopingVerifier(ScriptedVerifier):
+        # FIB runs out of time until line 3 is mended; then line 4's fault fails every test
+        async def __call__(self, sources: list[str], seconds: float, full_time: bool = True) -> list[_Verdict]:
+            verdicts = await super().__call__(sources, seconds, full_time)
+            return [_Verdict(passed=v.passed, total=3, compiles=True, timed_out="range(1," not in source)
+                    for v, source in zip(verdicts, sources, strict=True)]  # fmt: skip
+
+    verifier = LoopingVerifier(["range(1, n + 1):\n        a, b = b, b + a"] * 3)
+    asked: list[str] = []
+
+    async def localize(source: str) -> list[int]:
+        asked.append(source)
+        return [4] if "range(1," in source else [2, 3, 4]
+
+    result = asyncio.run(
+        _search(FIB, verifier, suspicious_lines=[3, 2, 4], budget=RepairBudget(batch_size=1, concurrency=1),
+                proposer=proposer, localize=localize)
+    )  # fmt: skip
+    assert result.best is not None and sorted(edit.line for edit in result.best.edits) == [3, 4]
+    # the first single edit ends the loop (no other single edit runs), its lines are ranked again, and line 4 comes
+    # before line 2's twenty edits
+    assert asked == [FIB.replace("range(0,", "range(1,")]
+    assert len(verifier.runs) == 1 + 1 + 1
 
 
 def test_third_edit_only_builds_on_progress(scripted_proposer: Any, replacement: Any) -> None:

@@ -545,13 +545,16 @@ async def _deeper_edits(
     compiles: bool,
     localize: Callable[[str], Awaitable[list[int]]] | None,
     passed_before: int = 0,
+    timed_out_before: bool = False,
 ) -> None:
     """Edits on top of edits, one level at a time up to the budget's ``max_edits``. The lines of the bases that
     pass the most tests, more than the program did, are ranked again on what they do (a test that passes now
     tells the lines it runs from those only the failing ones run, as the program that failed every test could
-    not)."""
+    not). Where the program ran out of time, the bases that end are ranked on what the first of them runs: the
+    code past the endless loop, which the program never reached, gets its place."""
     budget, code = search.budget, search.code
     localized: dict[str, list[int]] = {}
+    reached: list[list[int]] = []
 
     async def base_lines(base: _Candidate, best: int) -> list[int]:
         same_shape = len(base.source.splitlines()) == len(code.splitlines())
@@ -563,6 +566,12 @@ async def _deeper_edits(
             localized[base.source] = _statement_order(base.source, list(await localize(base.source)))
         if base.source in localized:
             return localized[base.source]
+        ends_now = timed_out_before and verdict is not None and verdict.compiles and not verdict.timed_out
+        if compiles and same_shape and ends_now and localize is not None and (reached or room):
+            if not reached:
+                search.sandbox_runs += 1
+                reached.append(_statement_order(base.source, list(await localize(base.source))))
+            return reached[0]
         if compiles and same_shape:
             return order
         if localize is not None and budget.max_seconds - search.elapsed() > 1.0:
@@ -658,6 +667,14 @@ async def _search(
         ends_now = base_verdict.timed_out and not verdict.timed_out
         if ends_now:
             ended_timeout.append(candidate)
+        # (every test returns an answer now, where one ran out of time or crashed before: an edit to pair)
+        stopped_before = any(stop is not None for stop in base_verdict.stops)
+        if (
+            verdict.total
+            and not verdict.timed_out
+            and (ends_now or (stopped_before and not any(stop is not None for stop in verdict.stops)))
+        ):
+            answering.append(candidate)
         if verdict.passed > base_verdict.passed or not compiles or ends_now or _moved_on(candidate, original):
             improvers.append(candidate)
         elif _closer(verdict, base_verdict):
@@ -668,6 +685,7 @@ async def _search(
             others.append(candidate)
 
     ended_timeout: list[_Candidate] = []
+    answering: list[_Candidate] = []
 
     def until_a_timeout_ends(candidates: Iterator[_Candidate]) -> Iterator[_Candidate]:
         # every other single edit of a program that never ends runs out of time too (slowly): once one edit makes
@@ -683,7 +701,8 @@ async def _search(
     if not compiles and not search.fixes and not search.done():
         await search.run_batches(search.edits_at(code, order, categories=("reference", "logic")), judge_single)
 
-    combined = await _paired(search, code, improvers, base_verdict.passed) if compiles and budget.max_edits > 1 else []
+    paired = compiles and budget.max_edits > 1
+    combined = await _paired(search, code, improvers, base_verdict.passed, answering) if paired else []
     bases = (
         sorted(combined, key=_progress_desc)
         + sorted(improvers, key=_progress_desc)
@@ -692,7 +711,13 @@ async def _search(
         + sorted(others, key=_passed_desc)
     )[: budget.max_bases]
     await _deeper_edits(
-        search, bases, order=order, compiles=compiles, localize=localize, passed_before=base_verdict.passed
+        search,
+        bases,
+        order=order,
+        compiles=compiles,
+        localize=localize,
+        passed_before=base_verdict.passed,
+        timed_out_before=base_verdict.timed_out,
     )
     if not search.fixes:
         await search.recheck_slow()
@@ -709,10 +734,14 @@ async def _search(
     return result
 
 
-async def _paired(search: _Search, code: str, improvers: list[_Candidate], passed: int) -> list[_Candidate]:
+async def _paired(
+    search: _Search, code: str, improvers: list[_Candidate], passed: int, ended: Sequence[_Candidate] = ()
+) -> list[_Candidate]:
     """Two faults that each fail examples of their own: the edits that mend each are found alone, and together they
     are one candidate rather than a place deep in each other's search. Tries each two of the best single edits that
-    passed more than ``passed``; returns the pairs that passed more than either alone (a fix is recorded)."""
+    passed more than ``passed``, and each of those with each edit after which every test returns an answer where one
+    ran out of time or crashed before (``ended``: an endless loop or recursion mended, the other fault still failing
+    the examples it reaches); returns the pairs that passed more than either alone (a fix is recorded)."""
     gaining = [c for c in sorted(improvers, key=_passed_desc) if c.verdict is not None and c.verdict.passed > passed]
     combined: list[_Candidate] = []
 
@@ -723,15 +752,18 @@ async def _paired(search: _Search, code: str, improvers: list[_Candidate], passe
         if verdict.compiles and verdict.passed > candidate.base_passed:
             combined.append(candidate)
 
-    if len(gaining) >= 2 and not search.done():
-        await search.run_batches(_pairs_of(code, gaining[:MAX_PAIRED]), judge_pair)
+    # (the enders whose answers came nearest the expected ones first: an edit that ends a loop by cutting it short
+    # answers too)
+    enders = sorted((candidate for candidate in ended if candidate not in gaining), key=_progress_desc)[:MAX_PAIRED]
+    if (len(gaining) >= 2 or (gaining and enders)) and not search.done():
+        await search.run_batches(_pairs_of(code, gaining[:MAX_PAIRED], enders), judge_pair)
     return combined
 
 
-def _pairs_of(code: str, singles: Sequence[_Candidate]) -> Iterator[_Candidate]:
-    """Each two of ``singles`` (single edits of ``code``) applied together, where their spans are apart; a pair's
-    ``base_passed`` is what the better of the two passed alone."""
-    for first, second in itertools.combinations(singles, 2):
+def _pairs_of(code: str, singles: Sequence[_Candidate], partners: Sequence[_Candidate] = ()) -> Iterator[_Candidate]:
+    """Each two of ``singles`` (single edits of ``code``) applied together, then each of them with each of
+    ``partners``, where their spans are apart; a pair's ``base_passed`` is what the better of the two passed alone."""
+    for first, second in _interleave([itertools.combinations(singles, 2), itertools.product(partners, singles)]):
         merged = merge_edits(code, [first.source, second.source])
         if merged is not None:
             alone = max(-_passed_desc(first), -_passed_desc(second))
