@@ -472,3 +472,37 @@ public:
     java += "        return m;\n    }\n}\n"
     assert next(e.source.split("\n")[3].strip() for e in candidate_edits(java, "java", lines=[4])
                 if e.operator == "compared_value") == "while (p.val < low) m = low;"  # fmt: skip
+
+
+def test_a_total_accumulated_and_never_read_may_join_what_the_function_returns() -> None:
+    cpp = """class Solution {
+public:
+    int merge(vector<long>& sums, int left, int right) {
+        int count = 0, k = 0;
+        vector<long> cache(right - left);
+        for (int i = left; i < right; i++) {
+            cache[k++] = sums[i];
+            count += sums[i] > 0;
+        }
+        int leftSide = left, rightSide = right;
+        return leftSide + rightSide;
+    }
+};
+"""
+    found = [e for e in candidate_edits(cpp, "cpp", lines=[11]) if "unread_total" in e.operator]
+    # ('k' is read where its update's value indexes the cache)
+    assert [e.source.split("\n")[10].strip() for e in found] == ["return leftSide + rightSide + count;"]
+    java = """class Solution {
+    int pairs(int[] a) {
+        int found = 0, best = 0;
+        for (int x : a) {
+            if (x > 1) found++;
+        }
+        return best;
+    }
+}
+"""
+    assert [e.source.split("\n")[6].strip() for e in candidate_edits(java, "java", lines=[7])
+            if "unread_total" in e.operator] == ["return found;"]  # fmt: skip
+    read = java.replace("return best;", "best = found;\n        return best;")
+    assert not [e for e in candidate_edits(read, "java", lines=[8]) if "unread_total" in e.operator]
