@@ -68,6 +68,20 @@ def run_search(code: str, verifier: Any, proposer: Any, **budget: Any) -> Any:
     )
 
 
+def fillers_between_two_mends(scripted_proposer: Any, replacement: Any) -> Any:
+    """Line 3's mend, twenty edits of line 2 that change nothing, then line 4's mend."""
+    fillers = [replacement(2, "0, 1", f"0, {k} - {k} + 1") for k in range(20)]
+    return scripted_proposer([replacement(3, "range(0,", "range(1,"), *fillers, replacement(4, "a + b", "b + a")])
+
+
+def run_localized_search(verifier: Any, proposer: Any, localize: Any) -> Any:
+    """One search at lines 3, 2, 4, one candidate at a time, with ``localize`` to rank a base's lines again."""
+    budget = RepairBudget(batch_size=1, concurrency=1)
+    return asyncio.run(
+        _search(FIB, verifier, suspicious_lines=[3, 2, 4], budget=budget, proposer=proposer, localize=localize)
+    )
+
+
 def test_single_edit_at_the_suspicious_line_is_found_first(scripted_proposer: Any, replacement: Any) -> None:
     proposer = scripted_proposer(
         [replacement(2, "0, 1", "1, 1"), replacement(3, "n + 1", "n"), replacement(4, "a + b", "a - b")]
@@ -122,8 +136,7 @@ def test_double_edit_builds_on_a_partial_fix(scripted_proposer: Any, replacement
 def test_two_edits_that_each_pass_more_alone_are_tried_together_before_the_deeper_search(
     scripted_proposer: Any, replacement: Any
 ) -> None:
-    fillers = [replacement(2, "0, 1", f"0, {k} - {k} + 1") for k in range(20)]
-    proposer = scripted_proposer([replacement(3, "range(0,", "range(1,"), *fillers, replacement(4, "a + b", "b + a")])
+    proposer = fillers_between_two_mends(scripted_proposer, replacement)
     verifier = ScriptedVerifier(["range(1,", "b + a", "range(1, n + 1):\n        a, b = b, b + a"])
     result = run_search(FIB, verifier, proposer, lines=[3, 2, 4])
     assert result.best is not None and sorted(edit.line for edit in result.best.edits) == [3, 4]
@@ -155,8 +168,7 @@ class RecursingVerifier:
 def test_an_edit_that_ends_a_crash_is_paired_with_one_that_passes_more(
     scripted_proposer: Any, replacement: Any
 ) -> None:
-    fillers = [replacement(2, "0, 1", f"0, {k} - {k} + 1") for k in range(20)]
-    proposer = scripted_proposer([replacement(3, "range(0,", "range(1,"), *fillers, replacement(4, "a + b", "b + a")])
+    proposer = fillers_between_two_mends(scripted_proposer, replacement)
     verifier = RecursingVerifier()
     # (line 2 first: a second edit on top of either would try the fillers first)
     result = run_search(FIB, verifier, proposer, lines=[2, 3, 4])
@@ -169,8 +181,7 @@ def test_an_edit_that_ends_a_crash_is_paired_with_one_that_passes_more(
 def test_a_base_that_passes_more_tests_is_ranked_again_and_searched_from_there(
     scripted_proposer: Any, replacement: Any
 ) -> None:
-    fillers = [replacement(2, "0, 1", f"0, {k} - {k} + 1") for k in range(20)]
-    proposer = scripted_proposer([replacement(3, "range(0,", "range(1,"), *fillers, replacement(4, "a + b", "b + a")])
+    proposer = fillers_between_two_mends(scripted_proposer, replacement)
     # line 3's edit passes one of two tests; line 4's passes none alone and the other on top of it
     verifier = ScriptedVerifier(["range(1,", "range(1, n + 1):\n        a, b = b, b + a"], total=2)
     asked: list[str] = []
@@ -179,10 +190,7 @@ def test_a_base_that_passes_more_tests_is_ranked_again_and_searched_from_there(
         asked.append(source)
         return [4]
 
-    result = asyncio.run(
-        _search(FIB, verifier, suspicious_lines=[3, 2, 4], budget=RepairBudget(batch_size=1, concurrency=1),
-                proposer=proposer, localize=localize)
-    )  # fmt: skip
+    result = run_localized_search(verifier, proposer, localize)
     assert result.best is not None and sorted(edit.line for edit in result.best.edits) == [3, 4]
     # ranked again, the base is searched at line 4 first, not after line 2's twenty edits
     assert asked == [FIB.replace("range(0,", "range(1,")]
@@ -192,8 +200,7 @@ def test_a_base_that_passes_more_tests_is_ranked_again_and_searched_from_there(
 def test_the_lines_after_an_endless_loop_are_ranked_on_the_base_that_ends_it(
     scripted_proposer: Any, replacement: Any
 ) -> None:
-    fillers = [replacement(2, "0, 1", f"0, {k} - {k} + 1") for k in range(20)]
-    proposer = scripted_proposer([replacement(3, "range(0,", "range(1,"), *fillers, replacement(4, "a + b", "b + a")])
+    proposer = fillers_between_two_mends(scripted_proposer, replacement)
 
     class LoopingVerifier(ScriptedVerifier):
         # FIB runs out of time until line 3 is mended; then line 4's fault fails every test
@@ -209,10 +216,7 @@ def test_the_lines_after_an_endless_loop_are_ranked_on_the_base_that_ends_it(
         asked.append(source)
         return [4] if "range(1," in source else [2, 3, 4]
 
-    result = asyncio.run(
-        _search(FIB, verifier, suspicious_lines=[3, 2, 4], budget=RepairBudget(batch_size=1, concurrency=1),
-                proposer=proposer, localize=localize)
-    )  # fmt: skip
+    result = run_localized_search(verifier, proposer, localize)
     assert result.best is not None and sorted(edit.line for edit in result.best.edits) == [3, 4]
     # the first single edit ends the loop (no other single edit runs), its lines are ranked again, and line 4 comes
     # before line 2's twenty edits
