@@ -761,8 +761,9 @@ async def _paired(
 
 
 def _pairs_of(code: str, singles: Sequence[_Candidate], partners: Sequence[_Candidate] = ()) -> Iterator[_Candidate]:
-    """Each two of ``singles`` (single edits of ``code``) applied together, then each of them with each of
-    ``partners``, where their spans are apart; a pair's ``base_passed`` is what the better of the two passed alone."""
+    """Each two of ``singles`` (single edits of ``code``) applied together and, taking turns with those pairs, each of
+    ``partners`` with each of them, where their spans are apart; a pair's ``base_passed`` is what the better of the two
+    passed alone."""
     for first, second in _interleave([itertools.combinations(singles, 2), itertools.product(partners, singles)]):
         merged = merge_edits(code, [first.source, second.source])
         if merged is not None:
