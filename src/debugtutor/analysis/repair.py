@@ -566,7 +566,7 @@ async def _deeper_edits(
             localized[base.source] = _statement_order(base.source, list(await localize(base.source)))
         if base.source in localized:
             return localized[base.source]
-        ends_now = timed_out_before and verdict is not None and verdict.compiles and not verdict.timed_out
+        ends_now = _ends_a_timeout(verdict, timed_out_before)
         if compiles and same_shape and ends_now and localize is not None and (reached or room):
             if not reached:
                 search.sandbox_runs += 1
@@ -664,7 +664,7 @@ async def _search(
             return
         # a program that no longer runs out of time has moved on even when no more tests pass (a call that never
         # returned now returns something: the next edit can make it the right thing)
-        ends_now = base_verdict.timed_out and not verdict.timed_out
+        ends_now = _ends_a_timeout(verdict, base_verdict.timed_out)
         if ends_now:
             ended_timeout.append(candidate)
         # (every test returns an answer now, where one ran out of time or crashed before: an edit to pair)
@@ -775,6 +775,11 @@ def _on_top_of(base: _Candidate, following: Iterator[_Candidate]) -> Iterator[_C
     base_passed = base.verdict.passed if base.verdict is not None else 0
     for candidate in following:
         yield _Candidate(candidate.source, base.edits + candidate.edits, base_passed=base_passed, base=base)
+
+
+def _ends_a_timeout(verdict: _Verdict | None, timed_out_before: bool) -> bool:
+    """Whether a program that ran out of time before compiles and no longer runs out of time with this edit."""
+    return timed_out_before and verdict is not None and verdict.compiles and not verdict.timed_out
 
 
 def _moved_on(candidate: _Candidate, base: _Candidate | None) -> bool:

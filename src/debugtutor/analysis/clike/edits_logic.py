@@ -315,10 +315,9 @@ def condition_edits(ctx: EditContext) -> Iterator[Candidate]:
 
 
 _BOOLEAN_CHAINS = frozenset({"&&", "||", "and", "or"})
-_NEGATABLE_OPERANDS = frozenset({
-    "call_expression", "method_invocation", "identifier", "field_expression", "field_access",
-    "subscript_expression", "array_access",
-})  # fmt: skip
+# a name, an element or a field: an operand that stands for a value without computing it
+_VALUE_OPERANDS = frozenset({"identifier", "subscript_expression", "array_access", "field_expression", "field_access"})
+_NEGATABLE_OPERANDS = _VALUE_OPERANDS | {"call_expression", "method_invocation"}
 
 
 def _chain_operands(node: Node, operator: str) -> list[Node]:
@@ -656,10 +655,6 @@ def index_for_element_edits(ctx: EditContext) -> Iterator[Candidate]:
                             f"'{text}' -> '{ctx.tree.text(index)}'", "variable error")  # fmt: skip
 
 
-_VALUE_OPERANDS = frozenset({"identifier", "subscript_expression", "array_access", "field_expression", "field_access"})
-_COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
-
-
 def compared_value_edits(ctx: EditContext) -> Iterator[Candidate]:
     """A value assigned where the one it was compared with in the enclosing condition was meant (``if (h[i] <
     top) left[i] = h[i];`` -> ``left[i] = top;``): the other side of that comparison put in its place."""
@@ -674,7 +669,7 @@ def compared_value_edits(ctx: EditContext) -> Iterator[Candidate]:
         text, offered = ctx.tree.text(value), {ctx.tree.text(target)}
         for comparison in ctx.tree.walk(condition):
             token = operator_token(comparison) if comparison.type == "binary_expression" else None
-            if token is None or token.type not in _COMPARISONS:
+            if token is None or token.type not in COMPARISON_SWAPS:
                 continue
             sides = [comparison.child_by_field_name("left"), comparison.child_by_field_name("right")]
             for side, other in (sides, sides[::-1]):
