@@ -40,7 +40,8 @@ from typing import Any
 
 from debugtutor.analysis.clike.edits import candidate_edits
 from debugtutor.analysis.clike.harness import Variant, arun_variants
-from debugtutor.analysis.examples import example_calls, example_method
+from debugtutor.analysis.clike.repair import repair_probes
+from debugtutor.analysis.examples import example_calls, example_method, stated_calls
 from debugtutor.debugeval.build import BuildSettings, build_from_debugbench, split_of
 from debugtutor.debugeval.debugbench import DebugBenchItem, load_debugbench
 from debugtutor.debugeval.offline import OfflineSolver, tie_break
@@ -167,6 +168,22 @@ async def throughput(records: list[DebugEvalRecord], programs: int, candidates: 
                      "ratio": round(single_s / batched_s, 2), "verdicts_agree": f"{same}/{len(sources)}"})  # fmt: skip
         log(f"throughput {rows[-1]}")
     return {"programs": rows}
+
+
+def probes_among_hidden_tests(records: list[DebugEvalRecord]) -> dict[str, str]:
+    """Per language: how many of the Code Repair items' hidden inputs (beyond the stated examples) are also inputs the
+    repair search perturbed for itself. The search may only meet one by chance: it must not be drawing the inputs
+    the tests were derived from."""
+    counts: dict[str, list[int]] = {}
+    for record in records:
+        stated, _ = stated_calls(record.examples, record.buggy_code, record.language)
+        shown = {json.dumps(call.args, sort_keys=True) for call in stated}
+        probed = {json.dumps(call.args, sort_keys=True) for call in repair_probes(stated)}
+        hidden = {json.dumps(call.args, sort_keys=True) for call in record.leetcode_calls} - shown
+        count = counts.setdefault(record.language, [0, 0])
+        count[0] += len(hidden & probed)
+        count[1] += len(hidden)
+    return {language: f"{met}/{total}" for language, (met, total) in sorted(counts.items())}
 
 
 def summarize(items_by: dict[tuple[TaskName, str], list[EvalItem]], rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -367,8 +384,11 @@ def main() -> int:
 
     results = summarize(items_by, rows)
     speed = asyncio.run(throughput(repair_records or [], args.throughput_programs, args.candidates))
+    probed = probes_among_hidden_tests(repair_records)
+    log(f"hidden repair inputs the search also probed (by chance only): {probed}")
     print(json.dumps({"settings": {k: str(v) for k, v in vars(args).items()}, "build_s": round(build_s, 1),
                       "eval_s": round(eval_s, 1), "results": results, "throughput": speed,
+                      "hidden_inputs_probed": probed,
                       "items": rows}))  # fmt: skip
     return 0
 

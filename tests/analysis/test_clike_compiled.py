@@ -7,8 +7,9 @@ import asyncio
 import pytest
 
 from debugtutor.analysis.clike.harness import Variant, run_variants
-from debugtutor.analysis.clike.repair import arepair_compiled
+from debugtutor.analysis.clike.repair import PROBE_CALLS, arepair_compiled, repair_probes
 from debugtutor.analysis.engine import AnalysisBudget, analyze
+from debugtutor.analysis.examples import input_rules, perturb_calls
 from debugtutor.analysis.mutation import mutate
 from debugtutor.sandbox import LeetCodeCall, Status
 
@@ -258,3 +259,21 @@ def test_a_fix_confirmed_with_inputs_near_the_examples_that_it_runs_through_is_n
     search = asyncio.run(arepair_compiled(RANK_SUM_JAVA, calls, language="java", method="rankSum"))
     assert search.best is not None and not search.best.fragile
     assert [edit.line for edit in search.best.edits] == [6]
+
+
+def test_the_search_probes_inputs_of_its_own_not_those_a_benchmark_derives_hidden_tests_from() -> None:
+    # a benchmark derives its hidden tests by perturbing the same examples (seed 0 unless told otherwise): probes drawn
+    # the same way would let the search check its fixes against the evaluation's inputs
+    calls = [LeetCodeCall(args={"nums": [40, 17, 93, 8, 61, 25, 77], "k": 12}, expected=3),
+             LeetCodeCall(args={"nums": [5, 88, 34, 19, 70, 2, 56, 43], "k": 30}, expected=4)]  # fmt: skip
+    probes = repair_probes(calls)
+    assert len(probes) == PROBE_CALLS and all(probe.expected is None for probe in probes)
+    bare = [LeetCodeCall(args=call.args) for call in calls]
+    # (a small perturbation may meet one of theirs by chance; drawn with their seed, every probe would be theirs)
+    met = 0
+    for build_seed in range(8):
+        derived = [call.args for call in perturb_calls(bare, count=10, seed=build_seed, rules=input_rules(bare))]
+        met += sum(probe.args in derived for probe in probes)
+        drawn_alike = perturb_calls(bare, count=PROBE_CALLS, seed=build_seed, rules=input_rules(bare))
+        assert all(call.args in derived for call in drawn_alike)
+    assert met <= 8 * PROBE_CALLS // 10

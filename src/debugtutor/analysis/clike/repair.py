@@ -80,6 +80,10 @@ from debugtutor.sandbox import (
 
 FIRST_PASS_TEST_S = 0.1
 PROBE_CALLS = 6
+PROBE_SEED = 0x5EED_C11C
+"""The seed of the inputs the search perturbs for itself. Not a small integer like the seeds that derive a benchmark's
+hidden tests from the same examples (0 by default): with one seed the probes would be the hidden inputs, and a check
+that a fix does not crash on them would be a look at the evaluation's tests (see :func:`repair_probes`)."""
 MAX_FIX_ROUNDS = 4
 EDITS_PER_SITE = 24
 DELETING_OPERATORS = frozenset({"delete_line", "delete_statement", "drop_line", "drop_unclosed_statement"})
@@ -499,6 +503,15 @@ def _design_passes(
     )
 
 
+def repair_probes(calls: Sequence[LeetCodeCall]) -> list[LeetCodeCall]:
+    """The inputs near the examples (within what the examples show of the problem's rules) that the search runs each
+    confirmed fix on, expected answers unset; none for a design problem's operation sequences."""
+    if is_design(calls):
+        return []
+    bare = [LeetCodeCall(args=call.args) for call in calls]
+    return perturb_calls(bare, count=PROBE_CALLS, seed=PROBE_SEED, rules=input_rules(list(calls)))
+
+
 async def arepair_compiled(
     code: str,
     calls: Sequence[LeetCodeCall],
@@ -517,9 +530,7 @@ async def arepair_compiled(
     calls = list(calls)
     verifier = CompiledVerifier(language, calls, method, code, budget.per_test_s, compare)
     limits = Limits(wall_s=15.0, per_test_s=max(1.0, budget.per_test_s), memory_mb=1024)
-    # inputs near the examples (within what the examples show of the problem's rules), run with each confirmation
-    probes = [] if is_design(calls) else perturb_calls([LeetCodeCall(args=call.args) for call in calls],
-                                                      count=PROBE_CALLS, seed=0, rules=input_rules(calls))  # fmt: skip
+    probes = repair_probes(calls)
     ran_through: dict[str, set[int]] = {}  # program -> the probes it answered (rightly or not)
     crashed_on: dict[str, set[int]] = {}  # program -> the probes it crashed on (an exception, no memory left)
 
