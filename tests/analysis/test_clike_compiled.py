@@ -210,6 +210,28 @@ def test_a_recursion_that_never_ends_is_a_crash_even_on_the_first_pass_budget(la
         assert [call.status for call in batch.variants[0].calls] == [Status.error] * 3
 
 
+SLOW_DEEP_RECURSION_CPP = """class Solution {
+public:
+    int sumAbove(vector<int>& nums, int k) {
+        volatile char frame[4096];
+        frame[0] = 1;
+        long spin = 0;
+        for (int i = 0; i < 5000; i++) spin += i;
+        return sumAbove(nums, k) + frame[0] + (int)(spin & 1);
+    }
+};
+"""
+
+
+@pytest.mark.slow
+def test_a_recursion_stopped_for_time_with_most_of_the_stack_used_is_a_crash() -> None:
+    # every frame works a while, so the per-test time runs out before the stack does: the call deep in a recursion
+    # that never ends is a crash, as it is when the stack fills first (a faster or an idle machine)
+    batch = run_variants("cpp", [Variant(SLOW_DEEP_RECURSION_CPP)], CALLS[:1], method="sumAbove", per_test_s=0.1)
+    call = batch.variants[0].calls[0]
+    assert (call.status, call.error_type) == (Status.error, "SegmentationFault")
+
+
 PAIR_JAVA = """import javafx.util.Pair;
 class Solution {
     public int sumPair(int a, int b) {

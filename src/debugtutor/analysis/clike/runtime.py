@@ -26,6 +26,8 @@ static volatile int dt_current_id = -1;
 static volatile int dt_current_test = -1;
 static int dt_out = -1;
 static volatile int* dt_progress = nullptr;
+static char* dt_stack_top = nullptr;
+static size_t dt_stack_room = 0;
 
 // the sanitizer stops a program by abort(), not exit(1): the signal handler then still writes the lines the call
 // ran and the last one it started
@@ -87,6 +89,13 @@ static void dt_write_coverage_unsafe() {
 }
 
 static void dt_on_signal(int sig) {
+    if ((sig == SIGPROF || sig == SIGALRM || sig == SIGXCPU) && dt_stack_top && dt_stack_room) {
+        // these run on the stack they interrupted: a call stopped for its time with most of the stack used is a
+        // recursion that never ends and would have overflowed it (on a loaded machine the page faults of filling
+        // the stack can take the per-test budget, and the same program would be a crash or a timeout by load)
+        char here;
+        if ((size_t)(dt_stack_top - &here) > dt_stack_room / 2) sig = SIGSEGV;
+    }
     dt_write_coverage_unsafe();
     char buffer[128];
     char* end = buffer + sizeof buffer;
@@ -129,11 +138,21 @@ static void dt_child(int index, int first, int tests, long per_test_us, long wal
     stack_info.ss_size = sizeof alternate;
     stack_info.ss_flags = 0;
     sigaltstack(&stack_info, nullptr);
+    char top;
+    dt_stack_top = &top;
+    struct rlimit stack_limit;
+    if (getrlimit(RLIMIT_STACK, &stack_limit) == 0 && stack_limit.rlim_cur != RLIM_INFINITY)
+        dt_stack_room = (size_t)stack_limit.rlim_cur;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = dt_on_signal;
     action.sa_flags = SA_ONSTACK;
-    for (int sig : {SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL, SIGPROF, SIGALRM, SIGXCPU})
+    for (int sig : {SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL})
+        sigaction(sig, &action, nullptr);
+    // the time signals run on the interrupted stack, where the handler can tell how deep the call went (should the
+    // stack be too full for the handler itself, that is an overflow, handled on the alternate stack)
+    action.sa_flags = 0;
+    for (int sig : {SIGPROF, SIGALRM, SIGXCPU})
         sigaction(sig, &action, nullptr);
     dt_current_id = dt_ids[index];
     for (int test = first; test < tests; test++) {
