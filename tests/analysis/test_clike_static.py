@@ -290,3 +290,30 @@ int same(int k) {
     found = [(d.line, d.message) for d in pattern_diagnostics(code, "cpp") if d.code == "receding-recursion"]
     # same(k) passes every argument unchanged: that is the unchanged-recursion finding's, not this one's
     assert found == [(3, "the recursive call passes k, no nearer to the base case")]
+
+
+def test_a_returned_sum_beside_a_total_accumulated_and_never_read_is_flagged() -> None:
+    cpp = """class Solution {
+public:
+    int countPairs(vector<int>& a, int lo, int hi) {
+        if (hi - lo <= 1) return lo < hi && a[lo] > 0;
+        int mid = (lo + hi) / 2, pairs = 0;
+        int left = countPairs(a, lo, mid), right = countPairs(a, mid, hi);
+        for (int i = lo; i < mid; i++) pairs += a[i] > a[mid];
+        return left + right;
+    }
+};
+"""
+    flagged = [(d.line, d.category) for d in pattern_diagnostics(cpp, "cpp") if d.code == "unread-total"]
+    assert flagged == [(8, "suspicious-logic")]  # (not the base case's return, which is no sum)
+    used = cpp.replace("return left + right;", "return left + right + pairs;")
+    assert not [d for d in pattern_diagnostics(used, "cpp") if d.code == "unread-total"]
+    java = """class Solution {
+    int evens(int[] a) {
+        int seen = 0, answer = 0;
+        for (int x : a) if (x % 2 == 0) seen++;
+        return answer;
+    }
+}
+"""
+    assert [d.line for d in pattern_diagnostics(java, "java") if d.code == "unread-total"] == [5]

@@ -4,7 +4,7 @@ and the helpers that turn a replacement at a node into an :class:`~debugtutor.an
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -20,6 +20,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     ancestor_ids,
     enclosing,
     line_of,
+    operator_token,
     tokens,
     typed_declarators,
 )
@@ -263,6 +264,44 @@ class EditContext:
         if parent.type in ("function_declarator", "qualified_identifier", "method_declaration", "class_declaration"):
             return False
         return self.tree.text(node) in self.declared_names
+
+    def unread_totals(self) -> Iterator[tuple[Node, list[str]]]:
+        """For each value a function returns: the number locals the function accumulates (``+=``, ``++``) and never
+        reads (``count += m - n;`` ... ``return left + right;``), a total its author meant to use."""
+        for function in self.tree.named(*FUNCTION_TYPES):
+            returned = [
+                node.named_children[0] for node in self.tree.walk(function)
+                if node.type == "return_statement" and node.named_children
+                and enclosing(node, FUNCTION_TYPES) == function
+            ]  # fmt: skip
+            if not returned:
+                continue
+            accumulated, read = set[str](), set[str]()
+            for node in self.tree.walk(function):
+                if not self.is_variable_use(node) or node.parent is None:
+                    continue
+                name, parent = self.tree.text(node), node.parent
+                operator = operator_token(parent) if parent.type == "assignment_expression" else None
+                if operator is not None and parent.child_by_field_name("left") == node:
+                    if operator.type != "=":
+                        accumulated.add(name)  # (a plain '=' neither reads nor accumulates)
+                elif parent.type == "update_expression":
+                    accumulated.add(name)
+                else:
+                    read.add(name)
+                # (an update whose value is used, 'cache[k++]', reads it too)
+                statement = parent.parent
+                if (
+                    parent.type in ("update_expression", "assignment_expression")
+                    and statement is not None
+                    and (statement.type not in ("expression_statement", "for_statement"))
+                ):
+                    read.add(name)
+            numbers = {name for name in self.declared_in(function) if self.value_kinds.get(name) == "number"}
+            totals = sorted((accumulated - read) & numbers)
+            if totals:
+                for value in returned:
+                    yield value, totals
 
 
 def _is_function_declarator(node: Node) -> bool:

@@ -12,7 +12,8 @@ comment (``illegal comment``), something called (``undefined methods``) or anyth
 The pattern checks (no compiler needed) flag what compiles but is usually wrong: an assignment used as a condition,
 a comparison used as a statement, an empty loop or ``if`` body, a body whose indentation says it has more than one
 statement, a ``for`` loop that updates a variable its condition does not test or steps away from its bound, an
-index equal to the container's size, and a variable assigned to itself.
+index equal to the container's size, a variable assigned to itself, and a total accumulated but never read while
+the function returns something else.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
+from debugtutor.analysis.clike.context import EditContext
 from debugtutor.analysis.clike.harness import CompilerMessage, Variant, arun_variants
 from debugtutor.analysis.clike.smells import SIZE_EXPRESSION, index_past_end
 from debugtutor.analysis.clike.syntax_tree import (
@@ -548,11 +550,24 @@ def pattern_diagnostics(source: str, language: CompiledLanguage, tree: SyntaxTre
                     _diagnostic(line_of(node), "self-assignment", "a variable assigned to itself", "variable error",
                                 "suspicious-logic")
                 )  # fmt: skip
+    found.extend(_unread_total_diagnostics(tree, language))
     found.extend(_loop_diagnostics(tree))
     found.extend(_index_diagnostics(tree))
     found.extend(_range_diagnostics(tree))
     found.extend(_recursion_diagnostics(tree))
     return found
+
+
+def _unread_total_diagnostics(tree: SyntaxTree, language: CompiledLanguage) -> Iterable[Diagnostic]:
+    """A returned sum or name in a function that accumulates a total it never reads (``count += m - n;`` and
+    ``return left + right;``): the total was most likely meant to be part of the answer."""
+    context = EditContext(tree, language, None, "repair")
+    for value, totals in context.unread_totals():
+        token = operator_token(value) if value.type == "binary_expression" else None
+        if value.type == "identifier" or (token is not None and token.type == "+"):
+            names = ", ".join(f"'{name}'" for name in totals)
+            yield _diagnostic(line_of(value), "unread-total", f"{names} accumulated but never read nor returned",
+                              "other error", "suspicious-logic")  # fmt: skip
 
 
 _ASSIGNED = re.compile(r"\b([A-Za-z_]\w*)\s*=(?!=)\s*([^;,{}]+)")

@@ -1033,50 +1033,20 @@ def mirrored_name_edits(ctx: EditContext) -> Iterator[Candidate]:
 def unread_total_edits(ctx: EditContext) -> Iterator[Candidate]:
     """A total a function accumulates and never reads (``count += m - n;`` ... ``return left + right;``), left out
     of what it returns: added to a returned sum, or returned in place of a single name."""
-    for function in ctx.tree.named(*FUNCTION_TYPES):
-        returned = [
-            node.named_children[0] for node in ctx.tree.walk(function)
-            if node.type == "return_statement" and node.named_children and ctx.wanted(line_of(node))
-            and enclosing(node, FUNCTION_TYPES) == function
-        ]  # fmt: skip
-        if not returned:
+    for value, totals in ctx.unread_totals():
+        if not ctx.wanted(line_of(value)):
             continue
-        locals_ = set(ctx.declared_in(function))
-        accumulated, read = set[str](), set[str]()
-        for node in ctx.tree.walk(function):
-            if not ctx.is_variable_use(node) or node.parent is None:
-                continue
-            name, parent = ctx.tree.text(node), node.parent
-            operator = operator_token(parent) if parent.type == "assignment_expression" else None
-            if operator is not None and parent.child_by_field_name("left") == node:
-                if operator.type != "=":
-                    accumulated.add(name)  # (a plain '=' neither reads nor accumulates)
-            elif parent.type == "update_expression":
-                accumulated.add(name)
-            else:
-                read.add(name)
-            # (an update whose value is used, 'cache[k++]', reads it too)
-            statement = parent.parent
-            if (
-                parent.type in ("update_expression", "assignment_expression")
-                and statement is not None
-                and (statement.type not in ("expression_statement", "for_statement"))
-            ):
-                read.add(name)
-        numbers = {name for name in locals_ if ctx.value_kinds.get(name) == "number"}
-        totals = sorted((accumulated - read) & numbers)
-        for value in returned:
-            text = ctx.tree.text(value)
-            token = operator_token(value) if value.type == "binary_expression" else None
-            for name in totals:
-                if token is not None and token.type == "+":
-                    yield ctx.edit_node(P_MID, "add_unread_total", "logic", value, f"{text} + {name}",
-                                        f"'{name}', accumulated but never read, added to the returned value",
-                                        "other error")  # fmt: skip
-                elif value.type == "identifier":
-                    yield ctx.edit_node(P_MID, "return_unread_total", "logic", value, name,
-                                        f"returned '{text}' -> '{name}', accumulated but never read",
-                                        "variable error")  # fmt: skip
+        text = ctx.tree.text(value)
+        token = operator_token(value) if value.type == "binary_expression" else None
+        for name in totals:
+            if token is not None and token.type == "+":
+                yield ctx.edit_node(P_MID, "add_unread_total", "logic", value, f"{text} + {name}",
+                                    f"'{name}', accumulated but never read, added to the returned value",
+                                    "other error")  # fmt: skip
+            elif value.type == "identifier":
+                yield ctx.edit_node(P_MID, "return_unread_total", "logic", value, name,
+                                    f"returned '{text}' -> '{name}', accumulated but never read",
+                                    "variable error")  # fmt: skip
 
 
 def _plain_assignment(statement: Node) -> Node | None:
