@@ -506,3 +506,28 @@ public:
             if "unread_total" in e.operator] == ["return found;"]  # fmt: skip
     read = java.replace("return best;", "best = found;\n        return best;")
     assert not [e for e in candidate_edits(read, "java", lines=[8]) if "unread_total" in e.operator]
+
+
+def test_a_constant_a_counted_loop_stores_per_pass_may_be_the_counter() -> None:
+    cpp = """class Solution {
+public:
+    int gaps(string s) {
+        vector<int> seen(26, -1);
+        int total = 0;
+        for (int i = 0; i < s.size(); i++) {
+            if (seen[s[i] - 'a'] >= 0) total += i - seen[s[i] - 'a'];
+            seen[s[i] - 'a'] = 0;
+        }
+        return total;
+    }
+};
+"""
+    found = [e.source.split("\n")[7].strip() for e in candidate_edits(cpp, "cpp", lines=[8])
+             if e.operator == "constant_to_counter"]  # fmt: skip
+    assert found == ["seen[s[i] - 'a'] = i;", "seen[s[i] - 'a'] = i + 1;"]
+    # a constant given to a plain variable, or outside a counted loop, is another edit's to change
+    plain = cpp.replace("seen[s[i] - 'a'] = 0;", "total = 0;")
+    assert not [e for e in candidate_edits(plain, "cpp", lines=[8]) if e.operator == "constant_to_counter"]
+    java = "class S {\n    void f(int[] a) {\n        int k = 0;\n"
+    java += "        while (k < a.length) { a[k] = 0; k++; }\n    }\n}\n"
+    assert not [e for e in candidate_edits(java, "java", lines=[4]) if e.operator == "constant_to_counter"]

@@ -433,6 +433,31 @@ def constant_edits(ctx: EditContext) -> Iterator[Candidate]:
             for other in (0, 1):
                 yield ctx.edit_node(P_LAST, "change_constant", "logic", node, str(other), f"{value} -> {other}",
                                     "variable error")  # fmt: skip
+        counter = _assigned_in_counted_loop(ctx, node)
+        if counter is not None:
+            # a value a loop records per pass (``last[c] = 0;`` for ``last[c] = i + 1;``) written as a constant
+            for priority, counted in ((P_LOW, counter), (P_LAST, f"{counter} + 1")):
+                yield ctx.edit_node(priority, "constant_to_counter", "logic", node, counted, f"{value} -> {counted}",
+                                    "variable error")  # fmt: skip
+
+
+def _assigned_in_counted_loop(ctx: EditContext, literal: Node) -> str | None:
+    """The counter of the ``for`` loop (``i`` of ``i++``, ``++i``, ``i += k``) around a plain assignment of
+    ``literal`` to an array or container element; None otherwise."""
+    assignment = literal.parent
+    if assignment is None or assignment.type != "assignment_expression":
+        return None
+    operator, left = operator_token(assignment), assignment.child_by_field_name("left")
+    if operator is None or operator.type != "=" or assignment.child_by_field_name("right") != literal:
+        return None
+    if left is None or left.type not in ("subscript_expression", "array_access"):
+        return None
+    loop = enclosing(assignment, frozenset({"for_statement"}))
+    update = loop.child_by_field_name("update") if loop is not None else None
+    text = "".join(ctx.tree.text(update).split()) if update is not None else ""
+    found = re.fullmatch(r"(?:\+\+(\w+)|(\w+)(?:\+\+|\+=).*)", text)
+    counter = (found.group(1) or found.group(2)) if found is not None else None
+    return counter
 
 
 def _bound_nodes(ctx: EditContext) -> Iterator[tuple[Node, str]]:
