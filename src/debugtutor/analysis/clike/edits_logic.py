@@ -456,8 +456,7 @@ def _assigned_in_counted_loop(ctx: EditContext, literal: Node) -> str | None:
     update = loop.child_by_field_name("update") if loop is not None else None
     text = "".join(ctx.tree.text(update).split()) if update is not None else ""
     found = re.fullmatch(r"(?:\+\+(\w+)|(\w+)(?:\+\+|\+=).*)", text)
-    counter = (found.group(1) or found.group(2)) if found is not None else None
-    return counter
+    return (found.group(1) or found.group(2)) if found is not None else None
 
 
 def _bound_nodes(ctx: EditContext) -> Iterator[tuple[Node, str]]:
