@@ -19,6 +19,9 @@ Trivial baselines on the same items:
 Each figure also comes for the two halves of its sample in the order it was drawn (``halves``), so that the worse
 held-out half can be quoted beside the pooled figure.
 
+``hidden_inputs_probed`` says, per language, how many of the Code Repair items' hidden inputs the repair search also
+ran as probes of its own (by chance only: the probes have a seed of their own, see ``PROBE_SEED``).
+
 Every figure carries a seeded 95% bootstrap interval. Throughput: for a few sampled repair programs, the first
 ``--candidates`` candidate edits are verified in one batched job and then one job per candidate, on the same calls.
 
