@@ -169,6 +169,12 @@ def _loop_step(ctx: EditContext, comparison: Node) -> tuple[str, int] | None:
     loop = node.parent
     if loop is None or loop.type != "for_statement" or loop.child_by_field_name("condition") != node:
         return None
+    return _counter_step(ctx, loop)
+
+
+def _counter_step(ctx: EditContext, loop: Node) -> tuple[str, int] | None:
+    """The counter and direction (1 up, -1 down) of a ``for`` loop, from its update (``i++``, ``--i``, ``i += k``,
+    ``i -= k``); None for anything else."""
     update = loop.child_by_field_name("update")
     text = "".join(ctx.tree.text(update).split()) if update is not None else ""
     found = re.fullmatch(r"(?:(\+\+|--)(\w+)|(\w+)(\+\+|--|\+=|-=).*)", text)
@@ -442,7 +448,7 @@ def constant_edits(ctx: EditContext) -> Iterator[Candidate]:
 
 
 def _assigned_in_counted_loop(ctx: EditContext, literal: Node) -> str | None:
-    """The counter of the ``for`` loop (``i`` of ``i++``, ``++i``, ``i += k``) around a plain assignment of
+    """The counter of the upward ``for`` loop (``i`` of ``i++``, ``++i``, ``i += k``) around a plain assignment of
     ``literal`` to an array or container element; None otherwise."""
     assignment = literal.parent
     if assignment is None or assignment.type != "assignment_expression":
@@ -453,10 +459,8 @@ def _assigned_in_counted_loop(ctx: EditContext, literal: Node) -> str | None:
     if left is None or left.type not in ("subscript_expression", "array_access"):
         return None
     loop = enclosing(assignment, frozenset({"for_statement"}))
-    update = loop.child_by_field_name("update") if loop is not None else None
-    text = "".join(ctx.tree.text(update).split()) if update is not None else ""
-    found = re.fullmatch(r"(?:\+\+(\w+)|(\w+)(?:\+\+|\+=).*)", text)
-    return (found.group(1) or found.group(2)) if found is not None else None
+    step = _counter_step(ctx, loop) if loop is not None else None
+    return step[0] if step is not None and step[1] == 1 else None
 
 
 def _bound_nodes(ctx: EditContext) -> Iterator[tuple[Node, str]]:
