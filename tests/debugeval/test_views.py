@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from debugtutor.analysis.examples import is_design, stated_calls
 from debugtutor.debugeval.llm_solver import ModelSolver
 from debugtutor.debugeval.offline import OfflineSolver
 from debugtutor.debugeval.records import DebugEvalRecord, load_records
@@ -91,6 +92,22 @@ def test_views_show_only_the_prompt() -> None:
     assert '"y"' not in dumped["code-repair"]  # the correct code only where the task shows both programs
     assert view_of("code-review", record).code_b == "y" and view_of("code-review", record, reverse=True).code_a == "y"
     assert stated_examples(record.question_content) == ["Input: a = 1\nOutput: 2"]
+
+
+def test_a_design_problems_example_is_stated_with_input_alone_on_its_line() -> None:
+    # LeetCode writes a design problem's example as "Input" / operations / arguments / "Output" / answers, with no
+    # colons: the examples must still be found, or no offline search ever runs such a program
+    question = (
+        'Design a counter.\n\nExample 1:\nInput\n["Counter", "add", "total"]\n[[], [4], []]\n'
+        "Output\n[null, null, 4]\n\nExplanation\nCounter c = new Counter();\n\nConstraints:\n1 <= n <= 9"
+    )
+    blocks = stated_examples(question)
+    assert len(blocks) == 1 and blocks[0].startswith("Input\n[") and blocks[0].endswith("Counter c = new Counter();")
+    calls, _ = stated_calls(blocks, "class Counter {\npublic:\n    void add(int x) {}\n};", "cpp")
+    assert is_design(calls) and calls[0].expected == [None, None, 4]
+    # a word "Input" inside a sentence starts nothing
+    found = stated_examples("Input values are sorted.\nExample 1:\nInput: a = 1\nOutput: 2")
+    assert found == ["Input: a = 1\nOutput: 2"]
 
 
 def _sample_items(limit_repair: bool) -> list[EvalItem]:

@@ -55,12 +55,15 @@ class ViewAnswer(BaseModel):
 
 Answerer = Callable[[TaskView], Awaitable[ViewAnswer]]
 
-_EXAMPLE_START = re.compile(r"(?m)^[ \t]*Input\s*:")
+# "Input:" before a function's arguments; a design problem's example says "Input" alone on its line, then the
+# operations and their arguments on the lines below
+_EXAMPLE_START = re.compile(r"(?m)^[ \t]*Input(?:[ \t]*:|[ \t]*$)")
 _EXAMPLE_END = re.compile(r"(?m)^[ \t]*(?:Example\s*\d*\s*:|Constraints\s*:|Note\s*:|Follow[- ]up)")
 
 
 def stated_examples(question: str) -> list[str]:
-    """Each ``Input:`` block of the text up to the next one (or the next example heading or the constraints)."""
+    """Each ``Input:`` block of the text (``Input`` alone on its line for a design problem's operations) up to the
+    next one (or the next example heading or the constraints)."""
     starts = [match.start() for match in _EXAMPLE_START.finditer(question)]
     blocks = []
     for position, start in enumerate(starts):
