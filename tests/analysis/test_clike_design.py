@@ -108,3 +108,23 @@ def test_a_design_class_gets_execution_facts_and_a_verified_repair(language: str
     budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400)
     search = asyncio.run(arepair_compiled(buggy, calls, language=language, method="Ledger", budget=budget))  # type: ignore[arg-type]
     assert search.best is not None and "balance += amount" in search.best.source
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_class_that_writes_no_constructor_is_built_with_the_implicit_one(language: str) -> None:
+    fields = "unordered_map<int, int> seen;" if language == "cpp" else "Map<Integer, Integer> seen = new HashMap<>();"
+    put = "seen[x]++;" if language == "cpp" else "seen.merge(x, 1, Integer::sum);"
+    get = "return seen[x];" if language == "cpp" else "return seen.getOrDefault(x, 0);"
+    visibility = "public:\n" if language == "cpp" else ""
+    code = (
+        f"class Tally {{\n{visibility}    {fields}\n    void add(int x) {{ {put} }}\n"
+        f"    int count(int x) {{ {get} }}\n}}{';' if language == 'cpp' else ''}\n"
+    )
+    example = 'Input\n["Tally", "add", "add", "count"]\n[[], [4], [4], [4]]\nOutput\n[null, null, null, 2]'
+    calls = design_calls([example])
+    batch = run_variants(language, [Variant(code)], calls, method="Tally")  # type: ignore[arg-type]
+    assert batch.variants[0].harness_error is None and batch.variants[0].passed == 1
+    # a constructor that is written but takes arguments is not called with none
+    with pytest.raises(InputError, match="Tally taking 0"):
+        call_plan(code.replace("void add", "Tally(int start) {}\n    void add"), language, "Tally", calls)  # type: ignore[arg-type]

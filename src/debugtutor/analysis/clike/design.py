@@ -57,7 +57,8 @@ _MODIFIERS = re.compile(r"\b(?:public|private|protected|static|virtual|inline|sy
 
 
 def class_signatures(code: str, class_name: str) -> dict[str, Signature]:
-    """The constructor (under the class's name) and methods of ``class_name`` as the code declares them."""
+    """The constructor (under the class's name) and methods of ``class_name`` as the code declares them; a class that
+    writes no constructor has the implicit one, taking nothing."""
     start = re.search(rf"\b(?:class|struct)\s+{re.escape(class_name)}\b[^{{;]*\{{", code)
     if start is None:
         return {}
@@ -76,6 +77,8 @@ def class_signatures(code: str, class_name: str) -> dict[str, Signature]:
             found.setdefault(name, Signature(parameters, "void"))
         elif returns:
             found.setdefault(name, Signature(parameters, returns.replace(" ", "")))
+    if class_name not in found and not re.search(rf"\b{re.escape(class_name)}\s*\(", body):
+        found[class_name] = Signature((), "void")  # no constructor written: the one the language supplies
     return found
 
 
