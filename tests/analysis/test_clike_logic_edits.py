@@ -531,3 +531,61 @@ public:
     java = "class S {\n    void f(int[] a) {\n        int k = 0;\n"
     java += "        while (k < a.length) { a[k] = 0; k++; }\n    }\n}\n"
     assert not [e for e in candidate_edits(java, "java", lines=[4]) if e.operator == "constant_to_counter"]
+
+
+def test_a_letters_offset_may_be_taken_from_the_other_case() -> None:
+    java = """class Node {
+    Node[] links = new Node[26];
+    Node get(char ch) {
+        return links[ch - 'A'];
+    }
+    boolean isVowel(char ch) {
+        return ch == 'a';
+    }
+}
+"""
+    found = [e.source.split("\n")[3].strip() for e in candidate_edits(java, "java") if e.operator == "letter_case"]
+    assert found == ["return links[ch - 'a'];"]  # not the compared letter: that is what the test is about
+    cpp = "int f(char c) {\n    return c + 'a' - 1;\n}\n"
+    found = [e.source.split("\n")[1].strip() for e in candidate_edits(cpp, "cpp") if e.operator == "letter_case"]
+    assert found == ["return c + 'A' - 1;"]
+
+
+def test_a_parameter_the_function_never_reads_is_the_first_stand_in_for_a_name() -> None:
+    cpp = """class Net {
+    map<int, map<int, bool>> links;
+public:
+    void link(int from, int to) {
+        links[from][from] = true;
+    }
+    bool linked(int from, int to) {
+        return links[from][to];
+    }
+};
+"""
+    first = next(e for e in candidate_edits(cpp, "cpp", lines=[5]))
+    assert first.operator == "swap_variable" and "'from' -> 'to'" in first.description
+    # where every parameter is read, the same swap waits behind the likelier off-by-one edits
+    read = cpp.replace("links[from][from] = true;", "links[from][from] = to > 0;")
+    assert next(e for e in candidate_edits(read, "cpp", lines=[5])).operator != "swap_variable"
+
+
+def test_an_argument_may_be_copied_from_a_sibling_call_that_differs_in_it_alone() -> None:
+    java = """class Tokens {
+    int ttl = 5;
+    Map<String, Integer> expiry = new HashMap<>();
+    void start(String id, int now) {
+        expiry.put(id, now);
+    }
+    void renew(String id, int now) {
+        expiry.put(id, now + ttl);
+    }
+    void other(String key, int t) {
+        expiry.put(key, t + ttl);
+    }
+}
+"""
+    found = [e.source.split("\n")[4].strip() for e in candidate_edits(java, "java", lines=[5])
+             if e.operator == "sibling_argument"]  # fmt: skip
+    # from renew (one argument differs); not from other, whose 't' is not visible in start and whose key differs too
+    assert found == ["expiry.put(id, now + ttl);"]

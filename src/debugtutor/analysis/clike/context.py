@@ -265,6 +265,20 @@ class EditContext:
             return False
         return self.tree.text(node) in self.declared_names
 
+    def unread_parameters(self, function: Node) -> set[str]:
+        """The parameters of ``function`` its body never reads (``follow(int followerId, int followeeId)`` that only
+        writes ``friends[followerId][followerId]``): a value the caller hands over for a reason."""
+        parameters = {
+            self.tree.text(node) for node in self.tree.walk(function)
+            if node.type == "identifier" and self._is_declarator(node) and node.parent is not None
+            and "parameter" in node.parent.type and enclosing(node, FUNCTION_TYPES) == function
+        }  # fmt: skip
+        body = function.child_by_field_name("body")
+        if not parameters or body is None:
+            return set()
+        used = {self.tree.text(node) for node in self.tree.walk(body) if node.type == "identifier"}
+        return parameters - used
+
     def unread_totals(self) -> Iterator[tuple[Node, list[str]]]:
         """For each value a function returns: the number locals the function accumulates (``+=``, ``++``) and never
         reads (``count += m - n;`` ... ``return left + right;``), a total its author meant to use."""

@@ -447,6 +447,21 @@ def constant_edits(ctx: EditContext) -> Iterator[Candidate]:
                                     "variable error")  # fmt: skip
 
 
+def letter_offset_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """A letter's offset taken from the other case (``links[ch - 'A']`` for lower-case words): a letter literal an
+    addition or subtraction uses, in the other case."""
+    for node in ctx.tree.named("char_literal", "character_literal"):
+        text = ctx.tree.text(node)
+        if not ctx.wanted(line_of(node)) or re.fullmatch(r"'[A-Za-z]'", text) is None:
+            continue
+        parent = node.parent
+        token = operator_token(parent) if parent is not None and parent.type == "binary_expression" else None
+        if token is None or token.type not in ("+", "-"):
+            continue
+        other = text.swapcase()
+        yield ctx.edit_node(P_LOW, "letter_case", "logic", node, other, f"{text} -> {other}", "variable error")
+
+
 def _assigned_in_counted_loop(ctx: EditContext, literal: Node) -> str | None:
     """The counter of the upward ``for`` loop (``i`` of ``i++``, ``++i``, ``i += k``) around a plain assignment of
     ``literal`` to an array or container element; None otherwise."""
@@ -616,10 +631,14 @@ def variable_edits(ctx: EditContext) -> Iterator[Candidate]:
         ]  # fmt: skip
         if not others:
             continue
-        others.sort(key=lambda other: -_similarity(name, other))
+        function = enclosing(node, FUNCTION_TYPES)
+        unread = ctx.unread_parameters(function) if function is not None else set()
+        # a parameter the function never reads is the likeliest stand-in: the bug wrote another name in its place
+        others.sort(key=lambda other: (other not in unread, -_similarity(name, other)))
         for rank, other in enumerate(others[:4]):
-            yield ctx.edit_at(P_LOW if rank < 2 else P_LAST, "swap_variable", "logic", node, other,
-                              f"'{name}' -> '{other}'", "variable error")  # fmt: skip
+            priority = P_HIGH if other in unread else P_LOW if rank < 2 else P_LAST
+            yield ctx.edit_at(priority, "swap_variable", "logic", node, other, f"'{name}' -> '{other}'",
+                              "variable error")  # fmt: skip
     for node in ctx.tree.named("field_identifier"):
         if not ctx.wanted(line_of(node)):
             continue
@@ -791,6 +810,36 @@ def argument_edits(ctx: EditContext) -> Iterator[Candidate]:
             yield ctx.swap_nodes(P_LAST, "swap_arguments", "logic", first, second,
                                  f"swap arguments '{shortened(ctx.tree.text(first))}' and "
                                  f"'{shortened(ctx.tree.text(second))}'", "variable error")  # fmt: skip
+
+
+def sibling_argument_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """An argument another call of the same method on the same receiver writes differently, where the two calls
+    differ in that argument only (``mp.put(id, now);`` beside ``mp.put(id, now + ttl);``): copied from the other call,
+    when the names it reads are visible at this one."""
+    groups: dict[tuple[str, int], list[Node]] = {}
+    for node in ctx.tree.named("call_expression", "method_invocation"):
+        arguments = node.child_by_field_name("arguments")
+        if arguments is None or len(arguments.named_children) < 2:
+            continue
+        callee = "".join(ctx.source[node.start_byte : arguments.start_byte].split())
+        groups.setdefault((callee, len(arguments.named_children)), []).append(node)
+    for group in groups.values():
+        for call, other in itertools.permutations(group, 2):
+            if not ctx.wanted(line_of(call)):
+                continue
+            mine = call.child_by_field_name("arguments").named_children  # type: ignore[union-attr]
+            theirs = other.child_by_field_name("arguments").named_children  # type: ignore[union-attr]
+            differing = [i for i, (a, b) in enumerate(zip(mine, theirs)) if ctx.tree.text(a) != ctx.tree.text(b)]
+            if len(differing) != 1:
+                continue
+            target, copied = mine[differing[0]], ctx.tree.text(theirs[differing[0]])
+            visible = set(ctx.visible_names(target))
+            read = {ctx.tree.text(n) for n in ctx.tree.walk(theirs[differing[0]]) if ctx.is_variable_use(n)}
+            if read - visible:
+                continue
+            yield ctx.edit_node(P_LOW, "sibling_argument", "logic", target, copied,
+                                f"argument '{shortened(ctx.tree.text(target))}' -> '{shortened(copied)}', as line "
+                                f"{line_of(other)} passes it", "other error")  # fmt: skip
 
 
 def _receiver_of_bare_call(node: Node) -> Node | None:
@@ -1116,12 +1165,14 @@ LOGIC_OPERATORS = (
     allocation_size_edits,
     name_swap_edits,
     constant_edits,
+    letter_offset_edits,
     variable_edits,
     widened_operand_edits,
     index_for_element_edits,
     compared_value_edits,
     statement_edits,
     argument_edits,
+    sibling_argument_edits,
     returned_element_edits,
     chained_call_edits,
     pointer_hop_edits,
