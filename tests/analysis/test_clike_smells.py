@@ -187,3 +187,28 @@ public:
     assert [edit.description for edit in smell_mends(code, "cpp")] == [
         "line 8: 'dp[n]' -> 'dp[n - 1]'", "line 8: 'nums[size]' -> 'nums[size - 1]'"
     ]  # fmt: skip
+
+
+def test_a_java_local_declared_null_and_then_used_is_made() -> None:
+    code = """class S {
+    int f(int[] a) {
+        Deque<Integer> stack = null;
+        stack.push(-1);
+        List<Integer> seen = null;
+        if (a.length > 0) seen = new ArrayList<>();
+        seen.add(1);
+        Map<Integer, Integer> counts = null;
+        int k = counts.size();
+        Foo other = null;
+        other.run();
+        return k + stack.peek() + seen.size();
+    }
+}
+"""
+    found = [(edit.line, edit.source.splitlines()[edit.line - 1].strip()) for edit in smell_mends(code, "java")]
+    # not 'seen' (a branch may make it first), nor a type with no likely implementation
+    assert found == [
+        (3, "Deque<Integer> stack = new ArrayDeque<>();"),
+        (8, "Map<Integer, Integer> counts = new HashMap<>();"),
+    ]
+    assert not smell_mends(code.replace("stack.push(-1);", "stack = new ArrayDeque<>();").split("List<")[0], "java")

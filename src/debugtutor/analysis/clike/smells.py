@@ -2,8 +2,9 @@
 
 An assignment whose value a condition tests (``if (s[i] = '1')``, ``a < b && (c = b)``), a comparison used as a
 statement (``x == 0;``), an index one past the last element (``v[v.size()]``) a C++ character literal of several
-characters (``s += '22'``, a string meant) and a character of a string compared with a bare digit (``s[i] == 1``,
-``'1'`` meant) and a loop up to and including a container's size that reads the container at its counter all
+characters (``s += '22'``, a string meant), a character of a string compared with a bare digit (``s[i] == 1``,
+``'1'`` meant), a loop up to and including a container's size that reads the container at its counter and a Java
+local declared ``null`` whose next use calls a method on it (``Deque<Integer> stack = null; stack.push(-1);``) all
 compile, and the stated examples often do not show them (a C++ read
 one past the end returns whatever lies there). Programs with several planted bugs carry them beside the bug the
 examples do show, so the compiled repair search mends them all at once before it searches
@@ -18,6 +19,7 @@ import re
 
 from tree_sitter import Node
 
+from debugtutor.analysis.clike.nulls import JAVA_IMPLEMENTATIONS
 from debugtutor.analysis.clike.syntax_tree import (
     TYPED_DECLARATIONS,
     CompiledLanguage,
@@ -113,11 +115,41 @@ def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
             # condition error (24 to 5 of the development half's single bugs where this smell fires)
             mend("mend_loop_past_end", "logic", inclusive, "'<=' -> '<'", tree.replace(inclusive, "<"),
                  "faulty indexing")  # fmt: skip
+    for value, made in _null_then_used(tree) if language == "java" else []:
+        mend("mend_null_then_used", "reference", value, f"null -> {made}", tree.replace(value, made),
+             "undefined objects")  # fmt: skip
     for node in _digit_compared_characters(tree):
         text = tree.text(node)
         mend("mend_digit_character", "syntax", node, f"{text} -> '{text}'", tree.replace(node, f"'{text}'"),
              "unclosed string")  # fmt: skip
     return sorted(mends, key=lambda edit: edit.line)
+
+
+def _null_then_used(tree: SyntaxTree) -> list[tuple[Node, str]]:
+    """Java locals declared ``null`` whose next mention, in a statement of the same block, calls a method on them
+    (``Deque<Integer> stack = null; stack.push(-1);``): (the null, the object its declared type most likely meant)."""
+    found: list[tuple[Node, str]] = []
+    for declaration in tree.named("local_variable_declaration"):
+        kind = declaration.child_by_field_name("type")
+        made = JAVA_IMPLEMENTATIONS.get(tree.text(kind).split("<", 1)[0].strip()) if kind is not None else None
+        if made is None:
+            continue
+        for declarator in declaration.named_children:
+            value = declarator.child_by_field_name("value") if declarator.type == "variable_declarator" else None
+            name = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" else None
+            if value is None or name is None or value.type != "null_literal":
+                continue
+            mention = re.compile(rf"\b{re.escape(tree.text(name))}\b(\s*\.)?")
+            sibling = declaration.next_named_sibling
+            while sibling is not None and (first := mention.search(tree.text(sibling))) is None:
+                sibling = sibling.next_named_sibling
+            if sibling is not None and first is not None and first.group(1) and sibling.type in _PLAIN_STATEMENTS:
+                generic = "<>" if "<" in tree.text(kind) else ""  # type: ignore[arg-type]
+                found.append((value, f"new {made}{generic}()"))
+    return found
+
+
+_PLAIN_STATEMENTS = ("expression_statement", "local_variable_declaration", "return_statement")
 
 
 SIZE_EXPRESSION = re.compile(r"(\w+)((?:\[[^\[\]]*\])*)\.(?:size\(\)|length\(\)|length)")
