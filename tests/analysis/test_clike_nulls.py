@@ -72,6 +72,9 @@ def test_null_initialisers_get_a_new_object_of_their_type() -> None:
     # never proposed on lines not asked about, nor as a bug to inject
     assert not any("new ArrayDeque" in d for d in _descriptions(STACK, {5}))
     assert not any("new ArrayDeque" in edit.description for edit in candidate_edits(STACK, "java", direction="mutate"))
+    # a string starts empty (there is no implementation class to make)
+    text = "class S {\n    int f(String s) {\n        String seen = null;\n        return s.length() - seen.length();\n"
+    assert _descriptions(text + "    }\n}\n", {3})[0] == 'null -> ""'
 
 
 def test_null_argument_takes_what_a_sibling_call_passes() -> None:

@@ -82,8 +82,9 @@ def null_origins(source: str, line: int, language: CompiledLanguage) -> list[int
 
 
 def null_initialisation_edits(ctx: EditContext) -> Iterator[Candidate]:
-    """Java ``T x = null;`` -> ``T x = new Impl<>();`` (or ``new E[size]`` for an array), for repair only (the crash
-    is reported where the value is used, so :func:`null_origins` is what brings these lines forward)."""
+    """Java ``T x = null;`` -> ``T x = new Impl<>();`` (``new E[size]`` for an array, ``""`` for a string), for repair
+    only (the crash is reported where the value is used, so :func:`null_origins` is what brings these lines
+    forward)."""
     if ctx.language != "java" or ctx.direction != "repair":
         return
     for declaration in ctx.tree.named("local_variable_declaration", "field_declaration"):
@@ -109,6 +110,9 @@ def _new_objects(ctx: EditContext, declaration: Node, type_text: str) -> Iterato
             yield P_MID, f"new {element}" + "".join(f"[{size}]" for size in chosen)
         return
     base = type_text.split("<", 1)[0].strip()
+    if base == "String":
+        yield P_HIGH, '""'  # (the empty string a text that is built up, or measured, starts from)
+        return
     made = JAVA_IMPLEMENTATIONS.get(base)
     if made is not None:
         yield P_HIGH, f"new {made}{'<>' if '<' in type_text else ''}()"
