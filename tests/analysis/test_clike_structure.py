@@ -597,3 +597,38 @@ def test_errors_a_mended_string_reveals_are_mended_next_and_the_sure_smells_left
         "line 19: '==' -> '='",
     ]
     assert "below = 0;\n        return" in search.best.source
+
+
+def test_a_name_split_by_a_stray_character_is_joined_and_text_after_a_closing_brace_dropped() -> None:
+    split = COUNTER.replace("above++;", "abo=ve++;")
+    undeclared = _error(7, "undeclared-name", "'abo' was not declared in this scope", "abo", "reference")
+    assert COUNTER in _sources(split, "cpp", [undeclared])
+    # joined only into a name the program declares
+    assert COUNTER.replace("above++;", "abo=ze++;") not in _sources(
+        split.replace("abo=ve", "abo=ze"), "cpp", [undeclared]
+    )
+    trailing = COUNTER.replace("        }\n        int below", "        }==1\n        int below")
+    junk = _error(10, "parse-error", "expected primary-expression before '==' token")
+    assert COUNTER in _sources(trailing, "cpp", [junk])
+    # what may follow a block's brace stays
+    assert not any("after the '}'" in e.description for e in candidate_edits(
+        "int f(int x) {\n    do {\n        x--;\n    } while (x > 0);\n    return x;\n}\n", "cpp",
+        diagnostics=[_error(4, "parse-error", "expected ';'")]))  # fmt: skip
+
+
+@pytest.mark.slow
+def test_two_mistakes_on_one_line_are_mended_in_two_rounds_rather_than_the_line_deleted() -> None:
+    """``note(values, li=mit)`` with its ';' gone: no single edit but deleting the statement clears the line;
+    joining the name leaves only the missing ';', which the next round inserts."""
+    helper = "    void note(vector<int>& v, int k) { v.push_back(k * 3); }\n"
+    code = COUNTER.replace("public:\n", "public:\n" + helper).replace(
+        "        int above = 0;\n",
+        "        if (!values.empty()) {\n            note(values, limit);\n        }\n        int above = 0;\n",
+    )
+    # the examples need the call: without it the answers are 1 and -2
+    calls = [LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=2),
+             LeetCodeCall(args={"values": [3, 3], "limit": 4}, expected=-1)]  # fmt: skip
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
+    broken = code.replace("note(values, limit);", "note(values, li=mit)")
+    search = asyncio.run(arepair_compiled(broken, calls, language="cpp", method="countAbove", budget=budget))
+    assert search.best is not None and "note(values, limit);" in search.best.source

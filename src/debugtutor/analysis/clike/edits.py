@@ -453,6 +453,14 @@ def stray_token_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candida
                 seen.add(token.start)
                 yield ctx.replace_span(P_MID, "drop_stray_token", "syntax", line, token.start, token.end, "",
                                        f"drop the stray '{token.text}'", "illegal separation")  # fmt: skip
+        if len(code) > 1 and code[0].text == "}" and code[1].text not in _AFTER_CLOSING_BRACE:
+            # a block's '}' with text after it that nothing may follow a block with (``}==1``)
+            yield ctx.replace_span(P_MID, "drop_after_brace", "syntax", line, code[1].start, code[-1].end, "",
+                                   f"drop '{ctx.source[code[1].start : code[-1].end]}' after the '}}'",
+                                   "illegal separation")  # fmt: skip
+
+
+_AFTER_CLOSING_BRACE = frozenset({"}", ";", ",", ")", "else", "while", "catch", "finally"})
 
 
 _OPERAND_END = frozenset({")", "]"})
@@ -610,7 +618,20 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
                     yield ctx.replace_span(priority + 1, "rename_reference", "reference", line, position,
                                            position + len(symbol), new, description, bug)  # fmt: skip
         yield from _unwrap_calls(ctx, line, start, text, symbol, is_member)
+        yield from _joined_names(ctx, line, start, text, symbol)
         yield from _drop_statement_at(ctx, line)
+
+
+def _joined_names(ctx: EditContext, line: int, start: int, text: str, symbol: str) -> Iterator[Candidate]:
+    """A declared name a stray character or space split in two (``gri=d`` for ``grid``), where one part is the name
+    the compiler could not find: the two parts joined again."""
+    for found in re.finditer(r"(?<![\w.])(\w+)(\s+|\s*[^\w\s(){}\[\];,]\s*)(\w+)\b", text):
+        head, tail = found.group(1), found.group(3)
+        joined = head + tail
+        if symbol not in (head, tail) or joined not in ctx.declared_names or head[:1].isdigit():
+            continue
+        yield ctx.replace_span(P_FIRST, "join_name", "reference", line, start + found.start(), start + found.end(),
+                               joined, f"'{found.group(0)}' -> '{joined}'", "undefined objects")  # fmt: skip
 
 
 def _unwrap_calls(ctx: EditContext, line: int, start: int, text: str, symbol: str, member: bool) -> Iterator[Candidate]:

@@ -344,6 +344,38 @@ def _balanced_but_elsewhere(edit: Edit, errors: list[int], site: int) -> bool:
     return any(abs(place - other) <= 1 and abs(other - site) > 2 for place in places for other in errors)
 
 
+def _round_picks(clearing: list[tuple[Edit, set[int]]], narrowing: list[Edit], errors: list[int]) -> list[Edit]:
+    """The edits one compile-fix round applies: those that together clear the most error sites (:func:`_cover`);
+    where a site is cleared only by deleting its code, or when no site is cleared at all, the likeliest edit that
+    leaves the compiler fewer complaints (``narrowing``) instead.
+
+    Two mistakes on one line (``flipcol(j,gri=d)``: a split name and a missing ';') leave no single edit but a
+    deletion that clears the site; the edit that narrows it is a step towards the program meant, and the next round
+    takes the next step."""
+    narrowed: dict[int, Edit] = {}
+    for edit in narrowing:
+        nearest = min(errors, key=lambda site: abs(site - edit.line))
+        narrowed.setdefault(nearest, edit)
+    deleted_only = {
+        site for site in narrowed
+        if not any(site in sites and edit.operator not in DELETING_OPERATORS for edit, sites in clearing)
+        and any(site in sites for _, sites in clearing)
+    }  # fmt: skip
+    kept = [
+        (edit, sites)
+        for edit, sites in clearing
+        if edit.operator not in DELETING_OPERATORS or not sites <= deleted_only
+    ]
+    picks = _cover(kept)
+    picks += [narrowed[site] for site in sorted(deleted_only) if narrowed[site] not in picks]
+    return picks or narrowing[:1]
+
+
+def _blocking_count(verifier: CompiledVerifier, source: str) -> int:
+    """How many compiler findings that block compilation ``source`` got (several on one line count apart)."""
+    return sum(1 for diagnostic in verifier.diagnostics.get(source, []) if blocks_compilation(diagnostic))
+
+
 def _cover(clearing: list[tuple[Edit, set[int]]]) -> list[Edit]:
     """Edits that together clear the most error sites: the edit clearing most first (the most plausible among
     equals), then each edit that clears a site none before it did."""
@@ -376,6 +408,8 @@ async def _compile_fix_rounds(
         verified += len(edits)
         line_map_cache: dict[str, dict[int, int]] = {}
         clearing: list[tuple[Edit, set[int]]] = []
+        narrowing: list[Edit] = []
+        errors_now = _blocking_count(verifier, current)
         for edit, verdict in zip(edits, verdicts):
             if verdict.all_passed:
                 mapping = _line_map(code, current)
@@ -407,12 +441,19 @@ async def _compile_fix_rounds(
                 # a new error elsewhere is tolerated only from an edit that clears every old one (code a broken
                 # comment hid comes back with its own mistakes, as many as it had)
                 continue
+            if (
+                not introduced
+                and not verdict.compiles
+                and edit.operator not in DELETING_OPERATORS
+                and _blocking_count(verifier, edit.source) < errors_now
+            ):
+                narrowing.append(edit)
             near = {site for site in cleared if abs(site - edit.line) <= 2}
             if near or (cleared and cleared == set(errors)):
                 # far sites count too once the edit clears one near it (a restored brace clears a whole function),
                 # except for deletions, which silence whatever followed from the deleted code
                 clearing.append((edit, near if edit.operator in DELETING_OPERATORS and near else cleared))
-        picks = _cover(clearing)
+        picks = _round_picks(clearing, narrowing, errors)
         if not picks:
             break
         merged = merge_edits(current, [edit.source for edit in picks])
