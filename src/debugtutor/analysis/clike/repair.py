@@ -85,6 +85,8 @@ PROBE_SEED = 0x5EED_C11C
 hidden tests from the same examples (0 by default): with one seed the probes would be the hidden inputs, and a check
 that a fix does not crash on them would be a look at the evaluation's tests (see :func:`repair_probes`)."""
 MAX_FIX_ROUNDS = 4
+NARROWING_MAX_SITES = 4
+"""A compile-fix round with more error sites than this takes a narrowing edit only when nothing clears a site."""
 EDITS_PER_SITE = 24
 DELETING_OPERATORS = frozenset({"delete_line", "delete_statement", "drop_line", "drop_unclosed_statement"})
 # edits that give the compiler back code a broken comment hid from it
@@ -346,14 +348,15 @@ def _balanced_but_elsewhere(edit: Edit, errors: list[int], site: int) -> bool:
 
 def _round_picks(clearing: list[tuple[Edit, set[int]]], narrowing: list[Edit], errors: list[int]) -> list[Edit]:
     """The edits one compile-fix round applies: those that together clear the most error sites (:func:`_cover`);
-    where a site is cleared only by deleting its code, or when no site is cleared at all, the likeliest edit that
-    leaves the compiler fewer complaints (``narrowing``) instead.
+    where a site is cleared only by deleting its code, or when no site is cleared at all, the likeliest edit of a
+    line with several complaints that leaves the compiler fewer of them there (``narrowing``) instead.
 
     Two mistakes on one line (``flipcol(j,gri=d)``: a split name and a missing ';') leave no single edit but a
     deletion that clears the site; the edit that narrows it is a step towards the program meant, and the next round
     takes the next step."""
     narrowed: dict[int, Edit] = {}
-    for edit in narrowing:
+    # (with many sites the complaints are mostly one broken structure's echoes, and a line's count says little)
+    for edit in narrowing if len(errors) <= NARROWING_MAX_SITES else []:
         nearest = min(errors, key=lambda site: abs(site - edit.line))
         narrowed.setdefault(nearest, edit)
     deleted_only = {
@@ -371,9 +374,20 @@ def _round_picks(clearing: list[tuple[Edit, set[int]]], narrowing: list[Edit], e
     return picks or narrowing[:1]
 
 
-def _blocking_count(verifier: CompiledVerifier, source: str) -> int:
-    """How many compiler findings that block compilation ``source`` got (several on one line count apart)."""
-    return sum(1 for diagnostic in verifier.diagnostics.get(source, []) if blocks_compilation(diagnostic))
+def _changes_one_line(before: str, after: str) -> bool:
+    """Whether ``after`` is ``before`` with one line changed (no line added or removed)."""
+    old, new = before.split("\n"), after.split("\n")
+    return len(old) == len(new) and sum(a != b for a, b in zip(old, new)) == 1
+
+
+def _blocking_count(verifier: CompiledVerifier, source: str, line: int | None = None) -> int:
+    """How many compiler findings that block compilation ``source`` got (several on one line count apart), on
+    ``line`` only when given."""
+    return sum(
+        1
+        for diagnostic in verifier.diagnostics.get(source, [])
+        if blocks_compilation(diagnostic) and (line is None or diagnostic.line == line)
+    )
 
 
 def _cover(clearing: list[tuple[Edit, set[int]]]) -> list[Edit]:
@@ -445,6 +459,9 @@ async def _compile_fix_rounds(
                 not introduced
                 and not verdict.compiles
                 and edit.operator not in DELETING_OPERATORS
+                and _changes_one_line(current, edit.source)
+                and _blocking_count(verifier, current, edit.line) >= 2
+                and _blocking_count(verifier, edit.source, edit.line) < _blocking_count(verifier, current, edit.line)
                 and _blocking_count(verifier, edit.source) < errors_now
             ):
                 narrowing.append(edit)
