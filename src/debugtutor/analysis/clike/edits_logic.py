@@ -619,6 +619,7 @@ def _scope_names(ctx: EditContext, node: Node) -> list[str]:
 
 def variable_edits(ctx: EditContext) -> Iterator[Candidate]:
     """Replace a variable use by another variable of the same function, similar names first."""
+    unread_by_function: dict[int, set[str]] = {}
     for node in ctx.tree.named("identifier"):
         if not ctx.wanted(line_of(node)) or not ctx.is_variable_use(node):
             continue
@@ -632,7 +633,9 @@ def variable_edits(ctx: EditContext) -> Iterator[Candidate]:
         if not others:
             continue
         function = enclosing(node, FUNCTION_TYPES)
-        unread = ctx.unread_parameters(function) if function is not None else set()
+        if function is not None and function.id not in unread_by_function:
+            unread_by_function[function.id] = ctx.unread_parameters(function)
+        unread = unread_by_function[function.id] if function is not None else set()
         # a parameter the function never reads is the likeliest stand-in: the bug wrote another name in its place
         others.sort(key=lambda other: (other not in unread, -_similarity(name, other)))
         for rank, other in enumerate(others[:4]):

@@ -113,9 +113,16 @@ def _new_objects(ctx: EditContext, declaration: Node, type_text: str) -> Iterato
     if base == "String":
         yield P_HIGH, '""'  # (the empty string a text that is built up, or measured, starts from)
         return
-    made = JAVA_IMPLEMENTATIONS.get(base)
+    made = java_new_object(type_text)
     if made is not None:
-        yield P_HIGH, f"new {made}{'<>' if '<' in type_text else ''}()"
+        yield P_HIGH, made
+
+
+def java_new_object(type_text: str) -> str | None:
+    """``new Impl<>()`` for a Java collection or builder type (``Deque<Integer>`` -> ``new ArrayDeque<>()``), by
+    :data:`JAVA_IMPLEMENTATIONS`; None for any other type."""
+    made = JAVA_IMPLEMENTATIONS.get(type_text.split("<", 1)[0].strip())
+    return None if made is None else f"new {made}{'<>' if '<' in type_text else ''}()"
 
 
 def _sizes(ctx: EditContext, declaration: Node) -> list[str]:

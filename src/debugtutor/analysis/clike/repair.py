@@ -455,13 +455,14 @@ async def _compile_fix_rounds(
                 # a new error elsewhere is tolerated only from an edit that clears every old one (code a broken
                 # comment hid comes back with its own mistakes, as many as it had)
                 continue
+            on_line = _blocking_count(verifier, current, edit.line)
             if (
                 not introduced
                 and not verdict.compiles
                 and edit.operator not in DELETING_OPERATORS
+                and on_line >= 2
                 and _changes_one_line(current, edit.source)
-                and _blocking_count(verifier, current, edit.line) >= 2
-                and _blocking_count(verifier, edit.source, edit.line) < _blocking_count(verifier, current, edit.line)
+                and _blocking_count(verifier, edit.source, edit.line) < on_line
                 and _blocking_count(verifier, edit.source) < errors_now
             ):
                 narrowing.append(edit)

@@ -19,7 +19,7 @@ import re
 
 from tree_sitter import Node
 
-from debugtutor.analysis.clike.nulls import JAVA_IMPLEMENTATIONS
+from debugtutor.analysis.clike.nulls import java_new_object
 from debugtutor.analysis.clike.syntax_tree import (
     TYPED_DECLARATIONS,
     CompiledLanguage,
@@ -131,7 +131,7 @@ def _null_then_used(tree: SyntaxTree) -> list[tuple[Node, str]]:
     found: list[tuple[Node, str]] = []
     for declaration in tree.named("local_variable_declaration"):
         kind = declaration.child_by_field_name("type")
-        made = JAVA_IMPLEMENTATIONS.get(tree.text(kind).split("<", 1)[0].strip()) if kind is not None else None
+        made = java_new_object(tree.text(kind)) if kind is not None else None
         if made is None:
             continue
         for declarator in declaration.named_children:
@@ -144,8 +144,7 @@ def _null_then_used(tree: SyntaxTree) -> list[tuple[Node, str]]:
             while sibling is not None and (first := mention.search(tree.text(sibling))) is None:
                 sibling = sibling.next_named_sibling
             if sibling is not None and first is not None and first.group(1) and sibling.type in _PLAIN_STATEMENTS:
-                generic = "<>" if "<" in tree.text(kind) else ""  # type: ignore[arg-type]
-                found.append((value, f"new {made}{generic}()"))
+                found.append((value, made))
     return found
 
 
