@@ -257,10 +257,17 @@ class Server:
         give_up = time.monotonic() + REAP_WAIT_S
         last_sweep = -KILL_REPEAT_S
         while True:
-            leftovers = [pid for pid in _leftover_children() if pid != self.zygote_pid]
+            children = [pid for pid in _children() if pid != self.zygote_pid]
+            if not children:
+                return
+            leftovers = _reap_finished(children)
             now = time.monotonic()
-            if not leftovers or now > give_up:
+            if now > give_up:
                 return  # (what is stuck in the kernel is reaped after a later run)
+            if not leftovers:
+                # A child that died handed its own children to us before it became a zombie, possibly while the
+                # children list was being read (that read is not atomic): only a read with nothing in it ends the sweep.
+                continue
             if self.uid < 0:
                 _kill_pids(leftovers)  # not root: they are ours, killed by pid (their children come to us as they go)
             elif now - last_sweep >= KILL_REPEAT_S:
@@ -716,10 +723,10 @@ def _prepare_child_main(filename: str) -> types.ModuleType:
 CHILDREN_FILE = f"/proc/self/task/{os.getpid()}/children"
 
 
-def _leftover_children() -> list[int]:
-    """Live children of this process (only a run's leftovers, between runs); dead ones are reaped on the way."""
+def _reap_finished(pids: list[int]) -> list[int]:
+    """Reap those of these children that have ended; the ones still running."""
     live = []
-    for pid in _children():
+    for pid in pids:
         try:
             reaped, _ = os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
