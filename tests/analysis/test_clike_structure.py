@@ -632,3 +632,53 @@ def test_two_mistakes_on_one_line_are_mended_in_two_rounds_rather_than_the_line_
     broken = code.replace("note(values, limit);", "note(values, li=mit)")
     search = asyncio.run(arepair_compiled(broken, calls, language="cpp", method="countAbove", budget=budget))
     assert search.best is not None and "note(values, limit);" in search.best.source
+
+
+_TWO_METHODS = """class Solution {
+    int limit;
+    int below = 0;
+    public int countBelow(int[] nums, int k) {
+        for (int j = 0; j < nums.length; j++) {
+            below += nums[j] < k ? 1 : 0;
+        }
+        this.limit = k;
+        this.below = below + 0;
+        return below;
+    }
+
+    public int capped(int[] nums) {
+        int sum = 0;
+        for (int j = 0; j < nums.length; j++) {
+            sum += nums[j];
+        }
+        if (sum > limit) {
+            sum = limit;
+            limit++;
+        }
+        return sum;
+    }
+}
+"""
+
+
+@pytest.mark.slow
+def test_blocks_opened_without_their_brace_are_opened_rather_than_the_code_after_them_deleted() -> None:
+    """A method header lacks its ')' and three headers their '{': the statements after the first loop's '}' stand
+    in the class body three lines below its header. The rounds open that block (a header that far up is a suspect
+    too) and leave the statements alone; deleting them, or a '}' alone on its line typed as ')', is no mend."""
+    broken = (
+        _TWO_METHODS.replace("int k) {", "int k {")
+        .replace("j++) {", "j++)")
+        .replace("(sum > limit) {", "(sum > limit)")
+    )
+    assert broken.count("{") + 3 == _TWO_METHODS.count("{")
+    calls = [
+        LeetCodeCall(args={"nums": [1, 5, 9], "k": 4}, expected=1),
+        LeetCodeCall(args={"nums": [3, 3], "k": 4}, expected=2),
+    ]
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
+    search = asyncio.run(arepair_compiled(broken, calls, language="java", method="countBelow", budget=budget))
+    assert search.best is not None
+    assert search.best.source == _TWO_METHODS
+    closers = [e.description for e in candidate_edits(broken, "java") if e.operator == "closer_kind"]
+    assert not any("'}' -> ')'" in description for description in closers)

@@ -151,7 +151,9 @@ def wrong_closer_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candid
             stack.append(token.text)
         elif token.text in BRACKET_PAIRS.values() and stack:
             wanted = BRACKET_PAIRS[stack.pop()]
-            if wanted != token.text:
+            alone = token.text == "}" and len(lexed.code_on(token.line)) == 1
+            if wanted != token.text and not alone:
+                # (a '}' alone on its line closes a block: the bracket left open is the mistake, mended elsewhere)
                 # read on as if it matched: a second mismatch further down is then a mistake of its own
                 yield ctx.replace_span(P_HIGH, "closer_kind", "syntax", token.line, token.start, token.end, wanted,
                                        f"'{token.text}' -> '{wanted}'", "unclosed parentheses")  # fmt: skip
@@ -174,7 +176,8 @@ def stray_brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candida
                                    "drop the '}' that closes the block early", "illegal separation")  # fmt: skip
 
 
-_HEADER = re.compile(r"\s*(?:}\s*)?(?:for|while|if|else\s+if|else)\b.*[^;{\s]\s*$")
+BRACELESS_HEADER = re.compile(r"\s*(?:}\s*)?(?:for|while|if|else\s+if|else)\b.*[^;{\s]\s*$")
+"""A loop or ``if`` header line that opens no block (its body, one statement or a forgotten ``{``, follows)."""
 
 
 def opening_brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
@@ -187,7 +190,7 @@ def opening_brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candi
     code_lines = [n for n in range(1, len(lines) + 1) if lexed.code_on(n)]
     for position, number in enumerate(code_lines):
         header = lines[number - 1]
-        if not _HEADER.match(header) or position + 1 >= len(code_lines):
+        if not BRACELESS_HEADER.match(header) or position + 1 >= len(code_lines):
             continue
         indent = indent_width(header)
         if indent_width(lines[code_lines[position + 1] - 1]) <= indent:

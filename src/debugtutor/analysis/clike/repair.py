@@ -32,6 +32,7 @@ from typing import Literal
 from debugtutor.analysis.clike.design import UnsupportedType, run_compiled_design
 from debugtutor.analysis.clike.diagnostics import compiler_diagnostics, pattern_diagnostics, quoted_declarations
 from debugtutor.analysis.clike.edits import blocks_compilation, candidate_edits
+from debugtutor.analysis.clike.edits_structure import BRACELESS_HEADER
 from debugtutor.analysis.clike.harness import (
     CPP_COMPILE,
     CallOutcome,
@@ -84,10 +85,12 @@ PROBE_SEED = 0x5EED_C11C
 """The seed of the inputs the search perturbs for itself. Not a small integer like the seeds that derive a benchmark's
 hidden tests from the same examples (0 by default): with one seed the probes would be the hidden inputs, and a check
 that a fix does not crash on them would be a look at the evaluation's tests (see :func:`repair_probes`)."""
-MAX_FIX_ROUNDS = 4
+MAX_FIX_ROUNDS = 6
 NARROWING_MAX_SITES = 4
 """A compile-fix round with more error sites than this takes a narrowing edit only when nothing clears a site."""
 EDITS_PER_SITE = 24
+HEADER_REACH = 6
+"""How far above an error site a loop or ``if`` header that opens no block is a suspect too."""
 DELETING_OPERATORS = frozenset({"delete_line", "delete_statement", "drop_line", "drop_unclosed_statement"})
 # edits that give the compiler back code a broken comment hid from it
 REVEALING_OPERATORS = frozenset({"drop_comment_mark", "close_comment", "fix_comment_mark", "uncomment"})
@@ -309,8 +312,18 @@ def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list
         for line in quoted_declarations(current, diagnostic)
     }
     wanted = {line + delta for line in errors for delta in (-2, -1, 0, 1)} | declared
+    # a block opened without its '{' a few lines up ends at its '}', and what follows that '}' is out of place
+    lines = current.split("\n")
+    headers = {
+        header
+        for line in errors
+        for header in range(max(1, line - HEADER_REACH), line - 2)
+        if header <= len(lines) and BRACELESS_HEADER.match(lines[header - 1])
+    } - wanted
     by_site: dict[int, list[Edit]] = {}
-    for edit in verifier.proposer()(current, lines=wanted, categories=("syntax", "reference")):
+    for edit in verifier.proposer()(current, lines=wanted | headers, categories=("syntax", "reference")):
+        if edit.line in headers and edit.operator != "open_block":
+            continue
 
         def distance(line: int, edit: Edit = edit) -> float:
             return abs(line - edit.line) + (0.5 if edit.line > line else 0)
@@ -346,14 +359,16 @@ def _balanced_but_elsewhere(edit: Edit, errors: list[int], site: int) -> bool:
     return any(abs(place - other) <= 1 and abs(other - site) > 2 for place in places for other in errors)
 
 
-def _round_picks(clearing: list[tuple[Edit, set[int]]], narrowing: list[Edit], errors: list[int]) -> list[Edit]:
+def _round_picks(
+    current: str, clearing: list[tuple[Edit, set[int]]], narrowing: list[Edit], errors: list[int]
+) -> list[Edit]:
     """The edits one compile-fix round applies: those that together clear the most error sites (:func:`_cover`);
     where a site is cleared only by deleting its code, or when no site is cleared at all, the likeliest edit of a
     line with several complaints that leaves the compiler fewer of them there (``narrowing``) instead.
 
     Two mistakes on one line (``flipcol(j,gri=d)``: a split name and a missing ';') leave no single edit but a
     deletion that clears the site; the edit that narrows it is a step towards the program meant, and the next round
-    takes the next step."""
+    takes the next step. Picks below the first that puts in or takes out a brace wait for the next round."""
     narrowed: dict[int, Edit] = {}
     # (with many sites the complaints are mostly one broken structure's echoes, and a line's count says little)
     for edit in narrowing if len(errors) <= NARROWING_MAX_SITES else []:
@@ -371,7 +386,17 @@ def _round_picks(clearing: list[tuple[Edit, set[int]]], narrowing: list[Edit], e
     ]
     picks = _cover(kept)
     picks += [narrowed[site] for site in sorted(deleted_only) if narrowed[site] not in picks]
-    return picks or narrowing[:1]
+    picks = picks or narrowing[:1]
+    reshaping = [edit.line for edit in picks if _braces(edit.source) != _braces(current)]
+    if reshaping:
+        # below a '{' or '}' put in or taken out, the errors were the old block structure's: the next round's
+        # compile says which are left, and the edits that fit the new structure
+        picks = [edit for edit in picks if edit.line <= min(reshaping)]
+    return picks
+
+
+def _braces(source: str) -> tuple[int, int]:
+    return source.count("{"), source.count("}")
 
 
 def _changes_one_line(before: str, after: str) -> bool:
@@ -466,12 +491,13 @@ async def _compile_fix_rounds(
                 and _blocking_count(verifier, edit.source) < errors_now
             ):
                 narrowing.append(edit)
-            near = {site for site in cleared if abs(site - edit.line) <= 2}
+            reach = HEADER_REACH if edit.operator == "open_block" else 2  # (a block's statements follow its header)
+            near = {site for site in cleared if -2 <= site - edit.line <= reach}
             if near or (cleared and cleared == set(errors)):
                 # far sites count too once the edit clears one near it (a restored brace clears a whole function),
                 # except for deletions, which silence whatever followed from the deleted code
                 clearing.append((edit, near if edit.operator in DELETING_OPERATORS and near else cleared))
-        picks = _round_picks(clearing, narrowing, errors)
+        picks = _round_picks(current, clearing, narrowing, errors)
         if not picks:
             break
         merged = merge_edits(current, [edit.source for edit in picks])
