@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from debugtutor.analysis.clike.design import Signature, class_signatures
 from debugtutor.analysis.clike.execution import collect_compiled_facts
 from debugtutor.analysis.clike.harness import Variant, call_plan, run_variants
 from debugtutor.analysis.clike.repair import arepair_compiled
@@ -128,3 +129,14 @@ def test_a_class_that_writes_no_constructor_is_built_with_the_implicit_one(langu
     # a constructor that is written but takes arguments is not called with none
     with pytest.raises(InputError, match="Tally taking 0"):
         call_plan(code.replace("void add", "Tally(int start) {}\n    void add"), language, "Tally", calls)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_class_that_makes_instances_of_itself_still_has_the_implicit_constructor(language: str) -> None:
+    """``new Trie()`` in a method is a call of the implicit constructor, not a constructor written."""
+    child = "Trie* next[26] = {};" if language == "cpp" else "Trie[] next = new Trie[26];"
+    make = "next[c] = new Trie();"
+    code = f"class Trie {{\n    {child}\n    void grow(int c) {{\n        {make}\n    }}\n}}\n"
+    assert class_signatures(code, "Trie")["Trie"] == Signature((), "void")
+    written = code.replace("    void grow", "    Trie(int depth) {}\n    void grow")
+    assert class_signatures(written, "Trie")["Trie"] == Signature(("int",), "void")

@@ -64,10 +64,12 @@ def class_signatures(code: str, class_name: str) -> dict[str, Signature]:
         return {}
     body = code[start.end() :]
     found: dict[str, Signature] = {}
+    constructor_written = False
     for match in _DECLARATION.finditer(body):
         name = match.group(2)
         if name in {"if", "for", "while", "switch", "catch", "return"}:
             continue
+        constructor_written = constructor_written or name == class_name
         returns = _strip(_MODIFIERS.sub(" ", match.group(1) or ""))
         try:
             parameters = _parameters(match.group(3))
@@ -77,8 +79,9 @@ def class_signatures(code: str, class_name: str) -> dict[str, Signature]:
             found.setdefault(name, Signature(parameters, "void"))
         elif returns:
             found.setdefault(name, Signature(parameters, returns.replace(" ", "")))
-    if class_name not in found and not re.search(rf"\b{re.escape(class_name)}\s*\(", body):
-        found[class_name] = Signature((), "void")  # no constructor written: the one the language supplies
+    if not constructor_written:
+        # no constructor written (``new Trie()`` in a method is a call, not one): the one the language supplies
+        found[class_name] = Signature((), "void")
     return found
 
 
