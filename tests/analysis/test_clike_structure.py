@@ -10,7 +10,7 @@ import pytest
 from debugtutor.analysis.clike.edits import candidate_edits
 from debugtutor.analysis.clike.repair import arepair_compiled
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
-from debugtutor.analysis.repair import RepairBudget
+from debugtutor.analysis.repair import RepairBudget, RepairSearch
 from debugtutor.analysis.static import Diagnostic
 from debugtutor.sandbox import LeetCodeCall
 
@@ -33,6 +33,14 @@ public:
     }
 };
 """
+
+
+ROUNDS_BUDGET = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
+
+
+def _repaired(code: str, calls: list[LeetCodeCall], language: str, method: str) -> RepairSearch:
+    """The repair search on ``code`` with a budget that leaves the compile-fix rounds room to finish."""
+    return asyncio.run(arepair_compiled(code, calls, language=language, method=method, budget=ROUNDS_BUDGET))  # type: ignore[arg-type]
 
 
 def _sources(code: str, language: str, diagnostics: list[Diagnostic] | None = None) -> list[str]:
@@ -154,9 +162,8 @@ def test_the_compile_fix_rounds_apply_fixes_that_need_two_edits_at_once() -> Non
         '        if (above > 1000) return "INT_MAX";\n        if (below > 1000) return "INT_MIN";\n'
         "        return above - below;",
     )
-    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
     for broken in (_drop_inner_closers(COUNTER), quoted):
-        search = asyncio.run(arepair_compiled(broken, calls, language="cpp", method="countAbove", budget=budget))
+        search = _repaired(broken, calls, "cpp", "countAbove")
         assert search.best is not None, broken
         assert search.best.source.count("{") == search.best.source.count("}")
         assert '"INT_M' not in search.best.source
@@ -171,8 +178,7 @@ def test_a_comment_that_hid_a_broken_string_is_opened_and_then_the_string_closed
     broken = code.replace("                above++;", "                /* above++;", 1).replace(
         "return above - below;", 'return above - "below;'
     )
-    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
-    search = asyncio.run(arepair_compiled(broken, calls, language=language, method="countAbove", budget=budget))  # type: ignore[arg-type]
+    search = _repaired(broken, calls, language, "countAbove")
     assert search.best is not None
     assert "above++;" in search.best.source and "/*" not in search.best.source
     assert '"' not in search.best.source
@@ -300,8 +306,7 @@ def test_a_bracket_and_a_brace_missing_far_apart_are_both_restored_in_one_round(
         LeetCodeCall(args={"nums": [10, 5, 2, 6], "k": 100}, expected=8),
         LeetCodeCall(args={"nums": [1, 2, 3], "k": 0}, expected=0),
     ]
-    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
-    search = asyncio.run(arepair_compiled(broken, calls, language=language, method="countBelow", budget=budget))
+    search = _repaired(broken, calls, language, "countBelow")
     assert search.best is not None
     assert "nums[j];" in search.best.source
     assert search.best.source.count("{") == search.best.source.count("}")
@@ -588,8 +593,7 @@ def test_errors_a_mended_string_reveals_are_mended_next_and_the_sure_smells_left
         LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=3),
         LeetCodeCall(args={"values": [3, 3], "limit": 2}, expected=2),
     ]
-    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
-    search = asyncio.run(arepair_compiled(HIDDEN_CALLS, calls, language="cpp", method="countAbove", budget=budget))
+    search = _repaired(HIDDEN_CALLS, calls, "cpp", "countAbove")
     assert search.best is not None
     assert [e.description for e in search.best.edits] == [
         "line 5: close the string",
@@ -628,9 +632,8 @@ def test_two_mistakes_on_one_line_are_mended_in_two_rounds_rather_than_the_line_
     # the examples need the call: without it the answers are 1 and -2
     calls = [LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=2),
              LeetCodeCall(args={"values": [3, 3], "limit": 4}, expected=-1)]  # fmt: skip
-    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
     broken = code.replace("note(values, limit);", "note(values, li=mit)")
-    search = asyncio.run(arepair_compiled(broken, calls, language="cpp", method="countAbove", budget=budget))
+    search = _repaired(broken, calls, "cpp", "countAbove")
     assert search.best is not None and "note(values, limit);" in search.best.source
 
 
@@ -676,8 +679,7 @@ def test_blocks_opened_without_their_brace_are_opened_rather_than_the_code_after
         LeetCodeCall(args={"nums": [1, 5, 9], "k": 4}, expected=1),
         LeetCodeCall(args={"nums": [3, 3], "k": 4}, expected=2),
     ]
-    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
-    search = asyncio.run(arepair_compiled(broken, calls, language="java", method="countBelow", budget=budget))
+    search = _repaired(broken, calls, "java", "countBelow")
     assert search.best is not None
     assert search.best.source == _TWO_METHODS
     closers = [e.description for e in candidate_edits(broken, "java") if e.operator == "closer_kind"]
