@@ -16,6 +16,7 @@ from debugtutor.sandbox import Limits, ProgramRequest, SandboxPool, Status
 pytestmark = pytest.mark.bwrap
 
 QUICK = Limits(wall_s=1.5, memory_mb=512)
+FORK_BOMB = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
 
 
 @pytest.fixture
@@ -69,9 +70,8 @@ def test_infinite_loop(pool: SandboxPool) -> None:
 def test_fork_bomb(pool: SandboxPool) -> None:
     pool.run(ProgramRequest(source="pass"))
     baseline = settled_descendants(pool)
-    bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
     started = time.monotonic()
-    outcome = pool.run(ProgramRequest(source=bomb, limits=Limits(wall_s=1.0, max_processes=16)))
+    outcome = pool.run(ProgramRequest(source=FORK_BOMB, limits=Limits(wall_s=1.0, max_processes=16)))
     assert outcome.status is Status.timeout
     assert time.monotonic() - started < 4
     assert settled_descendants(pool) == baseline
@@ -84,10 +84,9 @@ def test_repeated_fork_bombs_leave_no_zombie(pool: SandboxPool) -> None:
     # stopped at the first read without live processes left such children behind as zombies (about 1 run in 40).
     pool.run(ProgramRequest(source="pass"))
     baseline = settled_descendants(pool)
-    bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
     left = []
     for _ in range(60):
-        pool.run(ProgramRequest(source=bomb, limits=Limits(wall_s=0.3, max_processes=64)))
+        pool.run(ProgramRequest(source=FORK_BOMB, limits=Limits(wall_s=0.3, max_processes=64)))
         left.append(server_descendants(pool) - baseline)
     assert left == [0] * 60
 

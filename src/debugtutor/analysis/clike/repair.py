@@ -387,7 +387,8 @@ def _round_picks(
     picks = _cover(kept)
     picks += [narrowed[site] for site in sorted(deleted_only) if narrowed[site] not in picks]
     picks = picks or narrowing[:1]
-    reshaping = [edit.line for edit in picks if _braces(edit.source) != _braces(current)]
+    braces = _braces(current)
+    reshaping = [edit.line for edit in picks if _braces(edit.source) != braces]
     if reshaping:
         # below a '{' or '}' put in or taken out, the errors were the old block structure's: the next round's
         # compile says which are left, and the edits that fit the new structure
