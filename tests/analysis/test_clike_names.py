@@ -242,6 +242,26 @@ def test_undefined_call_becomes_one_of_its_arguments_or_a_library_expression() -
     assert "'flipAll(s)' -> 's - 1'" not in found and "'flipAll(s)' -> 'abs(s)'" not in found
 
 
+def test_an_undefined_call_is_never_renamed_to_a_call_of_its_function_with_its_own_parameters() -> None:
+    code = """class Solution {
+public:
+    vector<int> bump(vector<int>& digits) {
+        digits.back()++;
+        return printAll(digits);
+    }
+    vector<int> twice(vector<int>& values) {
+        return printAll(values);
+    }
+};
+"""
+    # inside bump, bump(digits) would call itself forever; inside twice, bump(values) is a call like any other
+    found = _descriptions(code, "cpp", {5}, [_reference(5, "printAll")])
+    assert not any(d.startswith("'printAll' -> 'bump'") for d in found)
+    assert "'printAll' -> 'twice' (a defined function with 1 parameters)" in found
+    found = _descriptions(code, "cpp", {8}, [_reference(8, "printAll")])
+    assert "'printAll' -> 'bump' (a defined function with 1 parameters)" in found
+
+
 def test_call_of_itself_through_a_new_object_is_found_and_replaced_by_a_local() -> None:
     assert [d.code for d in pattern_diagnostics(ENDLESS, "cpp") if d.line == 11] == ["unchanged-recursion"]
     found = _descriptions(ENDLESS, "cpp", {11}, [])

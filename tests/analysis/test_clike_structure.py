@@ -444,6 +444,49 @@ def test_a_separator_missing_inside_a_line_goes_where_the_compiler_points() -> N
     assert not [e for e in candidate_edits(ended, "cpp", diagnostics=[end]) if e.operator == "insert_separator"]
 
 
+@pytest.mark.parametrize("target", ["best", "dp[i][j]", "this.best"])
+def test_a_variable_followed_by_an_expression_is_assigned_it_before_it_is_ended(target: str) -> None:
+    code = f"int f(int a, int b) {{\n    {target} max(a, b);\n    return best;\n}}\n"
+    column = code.splitlines()[1].index(" max")
+    error = Diagnostic(category="syntax", line=2, column=column, message="expected ';' before 'max'",
+                       code="expected-separator")  # fmt: skip
+    edits = [e for e in candidate_edits(code, "cpp", diagnostics=[error]) if e.line == 2]
+    # ``best; max(a, b);`` would compile and do nothing: the assignment comes first
+    operators = [e.operator for e in edits]
+    assert operators.index("insert_assignment") < operators.index("insert_separator")
+    assert edits[operators.index("insert_assignment")].source == code.replace(f"{target} max", f"{target} = max")
+    # a call, a return or a declaration is not a variable to assign to
+    for start in ("return", "int", "g(a)"):
+        other = code.replace(target, start)
+        column = other.splitlines()[1].index(" max")
+        moved = error.model_copy(update={"column": column})
+        assert "insert_assignment" not in [e.operator for e in candidate_edits(other, "cpp", diagnostics=[moved])]
+
+
+@pytest.mark.parametrize(
+    ("language", "code", "message"),
+    [
+        (
+            "cpp",
+            'bool f(string s) {\n    return s[0] == "1";\n}\n',
+            "ISO C++ forbids comparison between pointer and integer [-fpermissive]",
+        ),
+        (
+            "java",
+            'boolean f(String s) {\n    return s.charAt(0) == "1";\n}\n',
+            "bad operand types for binary operator '=='",
+        ),
+    ],
+)
+def test_a_character_compared_with_a_one_character_string_gets_a_character_literal(
+    language: str, code: str, message: str
+) -> None:
+    error = _error(2, "type-mismatch", message)
+    assert code.replace('"1"', "'1'") in _sources(code, language, [error])
+    # the same line without the compiler's complaint is left alone
+    assert code.replace('"1"', "'1'") not in _sources(code, language, [])
+
+
 def test_every_error_line_gets_its_separator_repairs_whatever_the_compiler_said() -> None:
     code = "int f(int k) {\n    switch (k) {\n        case 1 return 2;\n        default: return 0;\n    }\n}\n"
     error = _error(3, "parse-error", "expected ':' before 'return'")

@@ -140,8 +140,43 @@ def separator_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
         at = line_start + diagnostic.column
         if line_start < at < code_end(source, diagnostic.line, lexed.code_on(diagnostic.line)):
             separator = expected.group(1) or expected.group(2)
-            yield ctx.replace_span(P_HIGH, "insert_separator", "syntax", diagnostic.line, at, at, separator,
-                                   f"insert the expected '{separator}'", "missing colons")  # fmt: skip
+            assigned = _bare_target(lexed.code_on(diagnostic.line), at) if separator == ";" else None
+            if assigned is not None:
+                # ``ans min(ans, x);``: a ';' there would leave ``ans;``, a statement that does nothing; the
+                # assignment the line meant is the likelier mend
+                assignment = " =" if source[at].isspace() else "= " if source[at - 1].isspace() else " = "
+                yield ctx.replace_span(P_HIGH, "insert_assignment", "syntax", diagnostic.line, at, at, assignment,
+                                       f"assign to '{assigned}' what follows it", "missing colons")  # fmt: skip
+            yield ctx.replace_span(P_HIGH if assigned is None else P_MID, "insert_separator", "syntax",
+                                   diagnostic.line, at, at, separator, f"insert the expected '{separator}'",
+                                   "missing colons")  # fmt: skip
+
+
+_NOT_ASSIGNABLE = {
+    "return", "else", "do", "break", "continue", "goto", "case", "default", "new", "delete", "throw", "const", "static",
+    "int", "long", "short", "char", "bool", "boolean", "float", "double", "void", "auto", "var", "unsigned", "signed",
+}  # fmt: skip
+
+
+def _bare_target(code: Sequence[Token], at: int) -> str | None:
+    """The variable (``ans``, ``dp[i]``, ``this.x``) that the statement broken at offset ``at`` consists of so far,
+    when it consists of nothing else; else None."""
+    start = max((index + 1 for index, token in enumerate(code) if token.start < at and token.text in ";{}"), default=0)
+    before = [token for token in code[start:] if token.start < at]
+    if not before or before[0].kind != "word" or before[0].text in _NOT_ASSIGNABLE:
+        return None
+    depth, previous = 0, None
+    for token in before[1:]:
+        if token.text in ("[", "("):
+            depth += 1
+        elif token.text in ("]", ")"):
+            depth -= 1
+        elif depth == 0 and not (token.text in (".", "->") or (token.kind == "word" and previous in (".", "->"))):
+            return None
+        previous = token.text
+    if depth != 0 or before[-1].text in (".", "->") or (len(before) > 1 and before[1].text == "("):
+        return None
+    return "".join(token.text for token in before)
 
 
 def bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
@@ -498,6 +533,30 @@ def mismatched_operand_repairs(ctx: EditContext) -> Iterator[Candidate]:
             whole, alone = ctx.tree.text(node), ctx.tree.text(kept)
             yield ctx.edit_node(P_MID, "drop_operand", "reference", node, alone,
                                 f"'{shortened(whole)}' -> '{shortened(alone)}'", "undefined objects")  # fmt: skip
+
+
+_LITERAL_KIND_MISMATCH = re.compile(
+    r"comparison between pointer and integer|incomparable types: (char|String) and (char|String)"
+    r"|bad operand types for binary operator '[=!]='"
+)
+
+
+def literal_kind_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """A character compared with a one-character string (``s[i] == "1"``: a pointer and an integer to g++,
+    incomparable types to javac): the string literal becomes the character literal, or the other way round."""
+    lines = {
+        d.line for d in ctx.diagnostics
+        if blocks_compilation(d) and ctx.wanted(d.line) and _LITERAL_KIND_MISMATCH.search(d.message)
+    }  # fmt: skip
+    for line in sorted(lines):
+        for token in lexed.code_on(line):
+            inner = token.text[1:-1]
+            if token.kind == "string" and (len(inner) == 1 or (len(inner) == 2 and inner[0] == "\\")) and inner != "'":
+                yield ctx.replace_span(P_HIGH, "string_to_char", "syntax", line, token.start, token.end, f"'{inner}'",
+                                       f"{token.text} -> '{inner}'", "")  # fmt: skip
+            elif token.kind == "char" and inner != '"':
+                yield ctx.replace_span(P_MID, "char_to_string", "syntax", line, token.start, token.end, f'"{inner}"',
+                                       f'{token.text} -> "{inner}"', "")  # fmt: skip
 
 
 def delete_line_repairs(ctx: EditContext) -> Iterator[Candidate]:
@@ -958,6 +1017,7 @@ def candidate_edits(
                 lambda: separation_repairs(ctx),
                 lambda: stray_token_repairs(ctx, lexed),
                 lambda: garbled_comparison_repairs(ctx, lexed),
+                lambda: literal_kind_repairs(ctx, lexed),
                 lambda: delete_line_repairs(ctx),
             ]
         if "reference" in categories:

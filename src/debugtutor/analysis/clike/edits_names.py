@@ -220,13 +220,16 @@ def undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> Iterat
         # a call made for its effect most likely meant a void function, one whose value is used a function that
         # returns one; helpers the program calls elsewhere before the entry point
         as_statement = call.parent is not None and call.parent.type == "expression_statement"
-        fitting = [f for f in defined if f.name != symbol and len(f.parameters) == len(arguments)]
+        texts = [ctx.tree.text(argument) for argument in arguments]
+        fitting = [
+            f for f in defined
+            if f.name != symbol and len(f.parameters) == len(arguments) and not _recurses_unchanged(f, call, texts)
+        ]  # fmt: skip
         fitting.sort(key=lambda f: (f.void != as_statement, not f.named))
         for name in dict.fromkeys(f.name for f in fitting):
             yield ctx.edit_at(P_HIGH, "rename_reference", "reference", callee, name,
                               f"'{symbol}' -> '{name}' (a defined function with {len(arguments)} parameters)",
                               "undefined methods")  # fmt: skip
-        texts = [ctx.tree.text(argument) for argument in arguments]
         if len(texts) > 1:
             for text in dict.fromkeys(texts):
                 yield ctx.edit_at(P_MID, "unwrap_call", "reference", call, text,
@@ -238,6 +241,12 @@ def undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> Iterat
             expression = template.format(*texts)
             yield ctx.edit_at(P_MID, "library_expression", "reference", call, expression,
                               f"'{ctx.tree.text(call)}' -> '{expression}'", "undefined methods")  # fmt: skip
+
+
+def _recurses_unchanged(function: _Function, call: Node, arguments: list[str]) -> bool:
+    """Whether renaming ``call`` to ``function`` makes a function call itself with its own parameters, unchanged:
+    a recursion that makes no progress, which never ends wherever it is reached."""
+    return enclosing(call, FUNCTION_TYPES) == function.node and arguments == function.parameters
 
 
 def every_undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> Iterator[Candidate]:
@@ -260,7 +269,11 @@ def every_undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> 
             continue
         statements = all(call.parent is not None and call.parent.type == "expression_statement" for call, _, _ in calls)
         # (what the description shows, a defined function's name or a template of the arguments, is it a name)
-        fitting = dict.fromkeys(f.name for f in defined if f.name != symbol and len(f.parameters) == arity)
+        fitting = dict.fromkeys(
+            f.name for f in defined
+            if f.name != symbol and len(f.parameters) == arity
+            and not any(_recurses_unchanged(f, call, [ctx.tree.text(a) for a in args]) for call, _, args in calls)
+        )  # fmt: skip
         replacements = [(f"'{symbol}' -> '{name}'", name, True) for name in fitting]
         templates = _LIBRARY_EXPRESSIONS[ctx.language].get(arity, ())
         if statements:
