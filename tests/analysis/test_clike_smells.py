@@ -212,3 +212,13 @@ def test_a_java_local_declared_null_and_then_used_is_made() -> None:
         (8, "Map<Integer, Integer> counts = new HashMap<>();"),
     ]
     assert not smell_mends(code.replace("stack.push(-1);", "stack = new ArrayDeque<>();").split("List<")[0], "java")
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_number_commented_out_right_after_an_operand_is_a_division_again(language: str) -> None:
+    code = "double f(int total, int off) {\n    double kept = (100 - off)/*100.0*/;\n    return total * kept;\n}\n"
+    mends = smell_mends(code, language)  # type: ignore[arg-type]
+    assert [edit.source for edit in mends] == [code.replace("/*100.0*/", "/100.0")]
+    # a comment that stands apart, or holds words, is what comments are for
+    for comment in (" /*100.0*/", "/*percent*/"):
+        assert not smell_mends(code.replace("/*100.0*/", comment), language)  # type: ignore[arg-type]

@@ -727,3 +727,11 @@ def test_blocks_opened_without_their_brace_are_opened_rather_than_the_code_after
     assert search.best.source == _TWO_METHODS
     closers = [e.description for e in candidate_edits(broken, "java") if e.operator == "closer_kind"]
     assert not any("'}' -> ')'" in description for description in closers)
+
+
+def test_a_divisor_commented_out_right_after_its_dividend_is_restored_with_its_slash() -> None:
+    code = "int f(int total, int n) {\n    int each = total/*n*/;\n    return each;\n}\n"
+    assert code.replace("/*n*/", "/n") in _sources(code, "cpp")
+    # a comment that stands apart from the code before it is a comment
+    apart = code.replace("total/*n*/", "total /*n*/")
+    assert apart.replace(" /*n*/", " /n") not in _sources(apart, "cpp")

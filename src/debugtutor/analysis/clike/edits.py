@@ -369,6 +369,16 @@ def comment_repairs(ctx: EditContext, lexed: LineTokens, compiles: bool) -> Iter
                 priority = P_FIRST if declares else (P_LOW if compiles else P_MID)
                 yield ctx.replace_span(priority, "uncomment", "syntax", line, token.start, token.end, inner,
                                        "restore the commented-out code", "illegal comment")  # fmt: skip
+            glued = token.start > 0 and (source[token.start - 1].isalnum() or source[token.start - 1] in ")]_")
+            block = token.text.startswith("/*") and not token.text.startswith("/**")
+            if glued and block and ctx.wanted(line) and _OPERAND.fullmatch(inner):
+                # ``(100 - discount)/*100d*/``: the '/' of a division glued to its divisor began a comment, which
+                # swallowed the divisor (and the program still compiles)
+                yield ctx.replace_span(P_HIGH, "comment_to_division", "syntax", line, token.start, token.end,
+                                       f"/{inner}", f"'{token.text}' -> '/{inner}'", "illegal comment")  # fmt: skip
+
+
+_OPERAND = re.compile(r"\(*[\w.]+(\[[^\]]*\]|\([^)]*\))*\)*")
 
 
 def assignment_repairs(ctx: EditContext) -> Iterator[Candidate]:

@@ -3,8 +3,9 @@
 An assignment whose value a condition tests (``if (s[i] = '1')``, ``a < b && (c = b)``), a comparison used as a
 statement (``x == 0;``), an index one past the last element (``v[v.size()]``) a C++ character literal of several
 characters (``s += '22'``, a string meant), a character of a string compared with a bare digit (``s[i] == 1``,
-``'1'`` meant), a loop up to and including a container's size that reads the container at its counter and a Java
-local declared ``null`` whose next use calls a method on it (``Deque<Integer> stack = null; stack.push(-1);``) all
+``'1'`` meant), a loop up to and including a container's size that reads the container at its counter, a Java
+local declared ``null`` whose next use calls a method on it (``Deque<Integer> stack = null; stack.push(-1);``) and a
+number commented out right after an operand (``(100 - discount)/*100d*/``, a division whose ``/`` began the comment) all
 compile, and the stated examples often do not show them (a C++ read
 one past the end returns whatever lies there). Programs with several planted bugs carry them beside the bug the
 examples do show, so the compiled repair search mends them all at once before it searches
@@ -122,7 +123,27 @@ def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
         text = tree.text(node)
         mend("mend_digit_character", "syntax", node, f"{text} -> '{text}'", tree.replace(node, f"'{text}'"),
              "unclosed string")  # fmt: skip
+    for node in _division_comments(tree):
+        text = tree.text(node)
+        mend("mend_division_comment", "syntax", node, f"'{text}' -> '/{text[2:-2]}'",
+             tree.replace(node, f"/{text[2:-2]}"), "illegal comment")  # fmt: skip
     return sorted(mends, key=lambda edit: edit.line)
+
+
+def _division_comments(tree: SyntaxTree) -> list[Node]:
+    """Block comments holding only a number, glued to the operand before them."""
+    found = []
+    for node in tree.named("comment", "block_comment"):
+        start = tree.span(node)[0]
+        before = tree.source[start - 1] if start > 0 else ""
+        if (before.isalnum() or before in ")]") and _NUMBER_COMMENT.fullmatch(tree.text(node)):
+            found.append(node)
+    return found
+
+
+# a block comment holding only a number, glued to the operand before it (``(100 - discount)/*100d*/``): the '/' of a
+# division whose divisor the comment swallowed
+_NUMBER_COMMENT = re.compile(r"/\*\d+(\.\d+)?[dDfFlL]?\*/")
 
 
 def _null_then_used(tree: SyntaxTree) -> list[tuple[Node, str]]:
