@@ -735,3 +735,11 @@ def test_a_divisor_commented_out_right_after_its_dividend_is_restored_with_its_s
     # a comment that stands apart from the code before it is a comment
     apart = code.replace("total/*n*/", "total /*n*/")
     assert apart.replace(" /*n*/", " /n") not in _sources(apart, "cpp")
+
+
+def test_an_operator_left_without_its_operand_before_the_named_token_is_dropped() -> None:
+    code = "int f(vector<int>& a, int i) {\n    return g(a=, i);\n}\n"
+    column = code.splitlines()[1].index(", i") + 1
+    error = Diagnostic(category="syntax", line=2, column=column, message="expected primary-expression before ',' token",
+                       code="parse-error")  # fmt: skip
+    assert code.replace("a=,", "a,") in _sources(code, "cpp", [error])

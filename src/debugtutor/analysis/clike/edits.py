@@ -482,6 +482,16 @@ def stray_token_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candida
         ]
         start_of_line = line_bounds(ctx.source, diagnostic.line)[0]
         on_line.sort(key=lambda t: abs(t.start - start_of_line - max(0, diagnostic.column - 1)))
+        if on_line and diagnostic.message.startswith(("expected primary-expression before", "illegal start of expr")):
+            # ``helper(arr=, i)``: an operator whose operand is missing stands just before the named token
+            code = lexed.code_on(diagnostic.line)
+            index = code.index(on_line[0])
+            operator = code[index - 1] if index > 0 else None
+            if operator is not None and operator.text in _BINARY_OPERATORS and operator.start not in seen:
+                seen.add(operator.start)
+                yield ctx.replace_span(P_MID, "drop_stray_token", "syntax", diagnostic.line, operator.start,
+                                       operator.end, "", f"drop the stray '{operator.text}'",
+                                       "illegal separation")  # fmt: skip
         for token in on_line[:2]:
             if token.start in seen or token.text in ("{", "}", ";"):
                 continue
@@ -505,6 +515,9 @@ def stray_token_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candida
                                    "illegal separation")  # fmt: skip
 
 
+_BINARY_OPERATORS = frozenset(
+    {"=", "+", "-", "*", "/", "%", "&&", "||", "<", ">", "==", "!=", "<=", ">=", "&", "|", "^", "+=", "-=", "*=", "/="}
+)
 _AFTER_CLOSING_BRACE = frozenset({"}", ";", ",", ")", "else", "while", "catch", "finally"})
 
 
