@@ -743,3 +743,11 @@ def test_an_operator_left_without_its_operand_before_the_named_token_is_dropped(
     error = Diagnostic(category="syntax", line=2, column=column, message="expected primary-expression before ',' token",
                        code="parse-error")  # fmt: skip
     assert code.replace("a=,", "a,") in _sources(code, "cpp", [error])
+
+
+def test_a_cast_on_a_line_with_a_type_error_is_dropped() -> None:
+    code = "class Solution {\n    Long[] rank = new Long[4];\n    void f(Set<Integer> keep, int i) {\n"
+    code += "        rank[i] = (Long) keep.contains(i) ? Integer.MAX_VALUE : 1L;\n    }\n}\n"
+    error = _error(4, "type-mismatch", "incompatible types: boolean cannot be converted to Long")
+    assert code.replace("(Long) keep", "keep") in _sources(code, "java", [error])
+    assert code.replace("(Long) keep", "keep") not in _sources(code, "java", [])

@@ -582,6 +582,19 @@ def literal_kind_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candid
                                        f'{token.text} -> "{inner}"', "")  # fmt: skip
 
 
+def cast_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """A cast on a line the compiler finds a value of the wrong type on (``(Long) set.contains(i) ? a : b``: "boolean
+    cannot be converted to Long", the cast binding tighter than the conditional it was meant for): the cast dropped."""
+    lines = {d.line for d in ctx.diagnostics if d.code == "type-mismatch" and ctx.wanted(d.line)}
+    for node in ctx.tree.named("cast_expression"):
+        value = node.child_by_field_name("value")
+        if line_of(node) in lines and value is not None:
+            kind = node.child_by_field_name("type")
+            shown = ctx.tree.text(kind) if kind is not None else "the type"
+            yield ctx.edit_node(P_HIGH, "drop_cast", "reference", node, ctx.tree.text(value),
+                                f"drop the cast to {shown}", "undefined objects")  # fmt: skip
+
+
 def delete_line_repairs(ctx: EditContext) -> Iterator[Candidate]:
     for line in _error_lines(ctx):
         start, end = line_bounds(ctx.source, line)
@@ -1047,6 +1060,7 @@ def candidate_edits(
             operators += [
                 lambda: reference_repairs(ctx),
                 lambda: mismatched_operand_repairs(ctx),
+                lambda: cast_repairs(ctx),
                 lambda: foreign_word_repairs(ctx, lexed),
                 lambda: java_var_repairs(ctx),
                 lambda: null_initialisation_edits(ctx),
