@@ -751,3 +751,26 @@ def test_a_cast_on_a_line_with_a_type_error_is_dropped() -> None:
     error = _error(4, "type-mismatch", "incompatible types: boolean cannot be converted to Long")
     assert code.replace("(Long) keep", "keep") in _sources(code, "java", [error])
     assert code.replace("(Long) keep", "keep") not in _sources(code, "java", [])
+
+
+@pytest.mark.slow
+def test_a_name_split_in_two_is_joined_again_however_many_lines_the_compiler_complains_about() -> None:
+    """``flip(j,gri=d)`` without its ';', above a '}==' that breaks every line after it: five error sites, and the
+    split name is joined (then the ';' added) rather than the call deleted."""
+    code = """class Solution {
+public:
+    void flip(int c, vector<int>& grid) { grid[c] = 1 - grid[c]; }
+    int count(vector<int>& grid) {
+        for (int j = 0; j < 2; j++) {
+            flip(j,gri=d)
+        }==
+        int sum = 0;
+        for (int x : grid) sum += x;
+        return sum;
+    }
+};
+"""
+    calls = [LeetCodeCall(args={"grid": [1, 1, 1]}, expected=1), LeetCodeCall(args={"grid": [0, 0]}, expected=2)]
+    search = _repaired(code, calls, "cpp", "count")
+    assert search.best is not None
+    assert "flip(j,grid);" in search.best.source.replace(" ", "")

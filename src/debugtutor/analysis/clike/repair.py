@@ -88,6 +88,8 @@ that a fix does not crash on them would be a look at the evaluation's tests (see
 MAX_FIX_ROUNDS = 6
 NARROWING_MAX_SITES = 4
 """A compile-fix round with more error sites than this takes a narrowing edit only when nothing clears a site."""
+SURE_STEPS = frozenset({"join_name"})
+"""Operators of edits a compile-fix round takes as a narrowing step even past ``NARROWING_MAX_SITES`` sites."""
 EDITS_PER_SITE = 24
 HEADER_REACH = 6
 """How far above an error site a loop or ``if`` header that opens no block is a suspect too."""
@@ -370,8 +372,9 @@ def _round_picks(
     deletion that clears the site; the edit that narrows it is a step towards the program meant, and the next round
     takes the next step. Picks below the first that puts in or takes out a brace wait for the next round."""
     narrowed: dict[int, Edit] = {}
-    # (with many sites the complaints are mostly one broken structure's echoes, and a line's count says little)
-    for edit in narrowing if len(errors) <= NARROWING_MAX_SITES else []:
+    # (with many sites the complaints are mostly one broken structure's echoes, and a line's count says little; a
+    # name split in two and joined again is a step whatever else is broken)
+    for edit in narrowing if len(errors) <= NARROWING_MAX_SITES else [e for e in narrowing if e.operator in SURE_STEPS]:
         nearest = min(errors, key=lambda site: abs(site - edit.line))
         narrowed.setdefault(nearest, edit)
     deleted_only = {
@@ -417,14 +420,22 @@ def _blocking_count(verifier: CompiledVerifier, source: str, line: int | None = 
 
 
 def _cover(clearing: list[tuple[Edit, set[int]]]) -> list[Edit]:
-    """Edits that together clear the most error sites: the edit clearing most first (the most plausible among
-    equals), then each edit that clears a site none before it did."""
+    """Edits that together clear the most error sites, greedily: each time the edit that clears the most sites no
+    earlier pick cleared, a deletion after any other edit that clears as many (it clears a site by silencing the
+    code on it), else the most plausible (the earliest)."""
     covered: set[int] = set()
     picks: list[Edit] = []
-    for edit, sites in sorted(clearing, key=lambda pair: -len(pair[1])):
-        if sites - covered:
-            picks.append(edit)
-            covered |= sites
+    left = list(clearing)
+    while left:
+        best = min(
+            range(len(left)),
+            key=lambda index: (-len(left[index][1] - covered), left[index][0].operator in DELETING_OPERATORS, index),
+        )
+        edit, sites = left.pop(best)
+        if not sites - covered:
+            break
+        picks.append(edit)
+        covered |= sites
     return picks
 
 
