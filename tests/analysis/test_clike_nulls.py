@@ -226,3 +226,31 @@ public:
         "size the vector: chance(n)", "size the vector: chance(n + 1)",
         "size the vector: chance(edges.size())", "size the vector: chance(edges.size() + 1)",
     ]  # fmt: skip
+
+
+def test_an_array_made_null_or_never_sized_gets_the_bound_its_counter_is_kept_below_first() -> None:
+    java = """class Solution {
+    public int bars(int[] costs, int coins) {
+        int[] counts = null;
+        for (int x : costs) counts[x]++;
+        int at = 1, bought = 0;
+        while (at <= 100000 && coins >= at * counts[at]) { coins -= at * counts[at]; bought += counts[at]; at++; }
+        return bought;
+    }
+}
+"""
+    assert _descriptions(java, {3})[:3] == [
+        "null -> new int[100001]", "null -> new int[costs.length]", "null -> new int[costs.length + 1]"
+    ]  # fmt: skip
+    cpp = """class Solution {
+public:
+    int seen(vector<int>& nums) {
+        vector<bool> marked;
+        int found = 0;
+        for (int v = 0; v < 1001; v++) if (marked[v]) found++;
+        return found + nums.size();
+    }
+};
+"""
+    sized = [e.description.split(": ", 1)[-1] for e in candidate_edits(cpp, "cpp") if e.operator == "size_vector"]
+    assert sized[:2] == ["size the vector: marked(1001)", "size the vector: marked(nums.size())"]

@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from debugtutor.analysis.clike.diagnostics import pattern_diagnostics
 from debugtutor.analysis.clike.repair import arepair_compiled
 from debugtutor.analysis.clike.smells import smell_mends
 from debugtutor.analysis.repair import RepairBudget
@@ -222,3 +223,63 @@ def test_a_number_commented_out_right_after_an_operand_is_a_division_again(langu
     # a comment that stands apart, or holds words, is what comments are for
     for comment in (" /*100.0*/", "/*percent*/"):
         assert not smell_mends(code.replace("/*100.0*/", comment), language)  # type: ignore[arg-type]
+
+
+OWN_MEMBERSHIP_JAVA = """class Solution {
+    public boolean swapped(String s1, String s2) {
+        List<Character> first = new ArrayList<>();
+        List<Character> second = new ArrayList<>();
+        for (int i = 0; i < s1.length(); i++) {
+            if (s1.charAt(i) != s2.charAt(i)) { first.add(s1.charAt(i)); second.add(s2.charAt(i)); }
+        }
+        for (Character c : first) {
+            if (!(first.contains(c))) return false;
+        }
+        return first.size() == 2;
+    }
+}
+"""
+
+OWN_MEMBERSHIP_CPP = """class Solution {
+public:
+    bool same(set<int>& a, set<int> b, multiset<int> m) {
+        for (auto& x : a) {
+            if (!a.count(x)) return false;
+        }
+        for (int y : m) if (m.count(y) > 1) return false;
+        return true;
+    }
+};
+"""
+
+
+@pytest.mark.parametrize(
+    ("language", "code", "expected"),
+    [
+        ("java", OWN_MEMBERSHIP_JAVA, ["line 9: 'first' -> 'second'"]),
+        # a multiset's count used as a number is not a membership test
+        ("cpp", OWN_MEMBERSHIP_CPP, ["line 5: 'a' -> 'b'"]),
+    ],
+)
+def test_a_loop_asking_the_container_it_walks_whether_it_holds_the_element_asks_the_other_one(
+    language: str, code: str, expected: list[str]
+) -> None:
+    assert [edit.description for edit in smell_mends(code, language)] == expected  # type: ignore[arg-type]
+    codes = {(d.line, d.code, d.bug_type) for d in pattern_diagnostics(code, language)}  # type: ignore[arg-type]
+    assert (int(expected[0].split()[1][:-1]), "own-membership", "variable error") in codes
+
+
+def test_a_loop_asking_its_own_container_is_left_alone_when_the_mend_is_not_sure() -> None:
+    # two other lists of the type: which one was meant is not sure
+    three = OWN_MEMBERSHIP_JAVA.replace(
+        "List<Character> second = new ArrayList<>();",
+        "List<Character> second = new ArrayList<>(), third = new ArrayList<>();",
+    )
+    assert not smell_mends(three, "java")
+    # the loop empties the container as it goes: the test can be false
+    removing = OWN_MEMBERSHIP_JAVA.replace(
+        "if (!(first.contains(c)))", "second.remove(c); first.remove(c); if (!(first.contains(c)))"
+    )
+    assert not smell_mends(removing, "java")
+    # another container is the one asked
+    assert not smell_mends(OWN_MEMBERSHIP_JAVA.replace("first.contains(c)", "second.contains(c)"), "java")

@@ -12,8 +12,9 @@ comment (``illegal comment``), something called (``undefined methods``) or anyth
 The pattern checks (no compiler needed) flag what compiles but is usually wrong: an assignment used as a condition,
 a comparison used as a statement, an empty loop or ``if`` body, a body whose indentation says it has more than one
 statement, a ``for`` loop that updates a variable its condition does not test or steps away from its bound, an
-index equal to the container's size, a variable assigned to itself, and a total accumulated but never read while
-the function returns something else.
+index equal to the container's size, a variable assigned to itself, a for-each loop that asks the container it walks
+whether it holds the element (always true), and a total accumulated but never read while the function returns
+something else.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from tree_sitter import Node
 
 from debugtutor.analysis.clike.context import EditContext
 from debugtutor.analysis.clike.harness import CompilerMessage, Variant, arun_variants
-from debugtutor.analysis.clike.smells import SIZE_EXPRESSION, index_past_end
+from debugtutor.analysis.clike.smells import SIZE_EXPRESSION, index_past_end, own_membership_tests
 from debugtutor.analysis.clike.syntax_tree import (
     CompiledLanguage,
     SyntaxTree,
@@ -553,6 +554,11 @@ def pattern_diagnostics(source: str, language: CompiledLanguage, tree: SyntaxTre
     found.extend(_unread_total_diagnostics(tree, language))
     found.extend(_loop_diagnostics(tree))
     found.extend(_index_diagnostics(tree))
+    found.extend(
+        _diagnostic(line_of(node), "own-membership", f"'{tree.text(node)}' is asked whether it holds an element of "
+                    f"itself (always true; '{other}' meant?)", "variable error", "suspicious-logic")
+        for node, other in own_membership_tests(tree)
+    )  # fmt: skip
     found.extend(_range_diagnostics(tree))
     found.extend(_recursion_diagnostics(tree))
     return found

@@ -4,12 +4,13 @@ A ``NullPointerException`` (or a C++ null dereference) is raised where the value
 usually where the variable was set to ``null`` instead of a new object (DebugBench's "undefined objects").
 :func:`null_origins` points from the crash line back to those assignments; :func:`null_initialisation_edits`
 replaces a Java ``= null`` initialiser by a new object of the declared type (the usual implementation of a
-collection interface, or an array sized by the method's parameters); :func:`null_argument_edits` gives a null
+collection interface, or an array sized by a bound or the method's parameters); :func:`null_argument_edits` gives a null
 argument what another call of the same function passes in its place (``f(root.left)`` beside ``f(null)`` suggests
 ``root.left`` and ``root.right``); :func:`unmade_object_repairs` removes a variable that nothing ever gives a value
 (``TreeNode* undefinedNode;``, ``String dummy;``) together with its uses, or puts a variable of the same type in its
 place; :func:`unsized_vector_repairs` gives a C++ vector that is indexed but never grown the size its declaration
-lost.
+lost. Sizes come first from the bound a counter that indexes the array is kept below (``i < 100001``), then from the
+function's parameters.
 """
 
 from __future__ import annotations
@@ -96,16 +97,18 @@ def null_initialisation_edits(ctx: EditContext) -> Iterator[Candidate]:
             value = declarator.child_by_field_name("value") if declarator.type == "variable_declarator" else None
             if value is None or value.type != "null_literal" or not ctx.wanted(line_of(value)):
                 continue
-            for priority, made in _new_objects(ctx, declaration, type_text):
+            name = declarator.child_by_field_name("name")
+            named = ctx.tree.text(name) if name is not None else ""
+            for priority, made in _new_objects(ctx, declaration, type_text, named):
                 yield ctx.edit_at(priority, "initialise_null", "reference", value, made, f"null -> {made}",
                                   "undefined objects")  # fmt: skip
 
 
-def _new_objects(ctx: EditContext, declaration: Node, type_text: str) -> Iterator[tuple[int, str]]:
+def _new_objects(ctx: EditContext, declaration: Node, type_text: str, name: str) -> Iterator[tuple[int, str]]:
     if type_text.endswith("]"):
         element = type_text[: type_text.index("[")].strip()
         dimensions = type_text.count("[")
-        sizes = _sizes(ctx, declaration)
+        sizes = _sizes(ctx, declaration, name)
         for chosen in ([size] * dimensions for size in sizes):
             yield P_MID, f"new {element}" + "".join(f"[{size}]" for size in chosen)
         return
@@ -125,19 +128,22 @@ def java_new_object(type_text: str) -> str | None:
     return None if made is None else f"new {made}{'<>' if '<' in type_text else ''}()"
 
 
-def _sizes(ctx: EditContext, declaration: Node) -> list[str]:
-    """Array sizes the method's parameters suggest: an int ``n`` gives ``n`` and ``n + 1``, an array ``a`` gives
-    ``a.length`` and ``a.length + 1``, a string ``s`` gives ``s.length()``."""
+def _sizes(ctx: EditContext, declaration: Node, name: str) -> list[str]:
+    """Array sizes the method suggests: first the bound a counter that indexes the array is kept below (``i < 1001``
+    gives ``1001``, ``i <= 1000`` gives ``1001``), then its parameters: an int ``n`` gives ``n`` and ``n + 1``, an
+    array ``a`` gives ``a.length`` and ``a.length + 1``, a string ``s`` gives ``s.length()``."""
     method = enclosing(declaration, frozenset({"method_declaration", "constructor_declaration"}))
     scopes = [method] if method is not None else list(ctx.tree.named("method_declaration"))
     sizes: list[str] = []
     for scope in scopes:
+        sizes += index_bounds(ctx.tree.text(scope), name)
+    for scope in scopes:
         parameters = scope.child_by_field_name("parameters")
         for parameter in parameters.named_children if parameters is not None else []:
-            kind, name = parameter.child_by_field_name("type"), parameter.child_by_field_name("name")
-            if kind is None or name is None:
+            kind, named = parameter.child_by_field_name("type"), parameter.child_by_field_name("name")
+            if kind is None or named is None:
                 continue
-            type_text, name_text = ctx.tree.text(kind), ctx.tree.text(name)
+            type_text, name_text = ctx.tree.text(kind), ctx.tree.text(named)
             if type_text == "int":
                 sizes += [name_text, f"{name_text} + 1"]
             elif type_text.endswith("[]"):
@@ -482,16 +488,28 @@ def unsized_vector_repairs(ctx: EditContext) -> Iterator[Candidate]:
             continue
         if not ctx.wanted(line_of(declaration)) and not ctx.wanted(ctx.source.count("\n", 0, indexed.start()) + 1):
             continue
-        for size in _cpp_sizes(ctx, function):
+        for size in _cpp_sizes(ctx, function, ctx.tree.text(declarators[0])):
             sized = f"{ctx.tree.text(declarators[0])}({size})"
             yield ctx.edit_at(P_MID, "size_vector", "reference", declarators[0], sized, f"size the vector: {sized}",
                               "undefined objects")  # fmt: skip
 
 
-def _cpp_sizes(ctx: EditContext, function: Node) -> list[str]:
-    """Sizes a C++ function's parameters suggest: an integer ``n`` gives ``n`` and ``n + 1``, a container ``v``
-    gives ``v.size()`` and ``v.size() + 1``."""
+def index_bounds(text: str, name: str) -> list[str]:
+    """The sizes an array ``name`` needs for the bounds its counters are kept below in ``text``: ``a[i]`` with ``i <
+    1001`` gives ``1001``, with ``i <= 1000`` also ``1001``."""
+    counters = set(re.findall(rf"\b{re.escape(name)}\s*\[\s*([A-Za-z_]\w*)\s*\]", text)) if name else set()
     sizes: list[str] = []
+    for counter in sorted(counters):
+        for operator, bound in re.findall(rf"\b{re.escape(counter)}\s*(<=?)\s*(\d+)\b", text):
+            sizes.append(str(int(bound) + (operator == "<=")))
+    return sizes
+
+
+def _cpp_sizes(ctx: EditContext, function: Node, name: str) -> list[str]:
+    """Sizes a C++ function suggests for a vector ``name``: the bounds its counters are kept below, then the
+    parameters: an integer ``n`` gives ``n`` and ``n + 1``, a container ``v`` gives ``v.size()`` and ``v.size() +
+    1``."""
+    sizes: list[str] = index_bounds(ctx.tree.text(function), name)
     for parameter in ctx.tree.walk(function):
         if parameter.type != "parameter_declaration":
             continue

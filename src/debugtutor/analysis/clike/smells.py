@@ -2,29 +2,33 @@
 
 An assignment whose value a condition tests (``if (s[i] = '1')``, ``a < b && (c = b)``), a comparison used as a
 statement (``x == 0;``), an index one past the last element (``v[v.size()]``) a C++ character literal of several
-characters (``s += '22'``, a string meant), a character of a string compared with a bare digit (``s[i] == 1``,
-``'1'`` meant), a loop up to and including a container's size that reads the container at its counter, a Java
-local declared ``null`` whose next use calls a method on it (``Deque<Integer> stack = null; stack.push(-1);``) and a
-number commented out right after an operand (``(100 - discount)/*100d*/``, a division whose ``/`` began the comment) all
-compile, and the stated examples often do not show them (a C++ read
-one past the end returns whatever lies there). Programs with several planted bugs carry them beside the bug the
+characters (``s += '22'``, a string meant), a character of a string compared with a bare digit (``s[i] == 1``, ``'1'``
+meant), a loop up to and including a container's size that reads the container at its counter, a Java local declared
+``null`` whose next use calls a method on it (``Deque<Integer> stack = null; stack.push(-1);``), a number commented out
+right after an operand (``(100 - discount)/*100d*/``, a division whose ``/`` began the comment) and a for-each loop that
+asks the container it walks whether it holds the element (``for (Character c : ts) if (!ts.contains(c))``, always true;
+the function's one other variable of that type meant) all compile, and the stated examples often do not show them (a C++
+read one past the end returns whatever lies there). Programs with several planted bugs carry them beside the bug the
 examples do show, so the compiled repair search mends them all at once before it searches
-(:func:`debugtutor.analysis.clike.repair.arepair_compiled`), keeping the mends only when the examples do not get
-worse. The pattern findings of :mod:`debugtutor.analysis.clike.diagnostics` report the same shapes.
+(:func:`debugtutor.analysis.clike.repair.arepair_compiled`), keeping the mends only when the examples do not get worse.
+The pattern findings of :mod:`debugtutor.analysis.clike.diagnostics` report the same shapes.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 
 from tree_sitter import Node
 
 from debugtutor.analysis.clike.nulls import java_new_object
 from debugtutor.analysis.clike.syntax_tree import (
+    FUNCTION_TYPES,
     TYPED_DECLARATIONS,
     CompiledLanguage,
     SyntaxTree,
+    enclosing,
     line_of,
     operator_token,
     parse,
@@ -119,15 +123,111 @@ def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
     for value, made in _null_then_used(tree) if language == "java" else []:
         mend("mend_null_then_used", "reference", value, f"null -> {made}", tree.replace(value, made),
              "undefined objects")  # fmt: skip
+    for found in _literal_and_name_mends(tree):
+        mend(*found)
+    return sorted(mends, key=lambda edit: edit.line)
+
+
+def _literal_and_name_mends(tree: SyntaxTree) -> Iterator[tuple[str, EditCategory, Node, str, str, str]]:
+    """The mends of a digit compared with a character, a division commented out and a loop's own membership test."""
     for node in _digit_compared_characters(tree):
         text = tree.text(node)
-        mend("mend_digit_character", "syntax", node, f"{text} -> '{text}'", tree.replace(node, f"'{text}'"),
-             "unclosed string")  # fmt: skip
+        yield ("mend_digit_character", "syntax", node, f"{text} -> '{text}'", tree.replace(node, f"'{text}'"),
+               "unclosed string")  # fmt: skip
     for node in _division_comments(tree):
         text = tree.text(node)
-        mend("mend_division_comment", "syntax", node, f"'{text}' -> '/{text[2:-2]}'",
-             tree.replace(node, f"/{text[2:-2]}"), "illegal comment")  # fmt: skip
-    return sorted(mends, key=lambda edit: edit.line)
+        yield ("mend_division_comment", "syntax", node, f"'{text}' -> '/{text[2:-2]}'",
+               tree.replace(node, f"/{text[2:-2]}"), "illegal comment")  # fmt: skip
+    for node, other in own_membership_tests(tree):
+        yield ("mend_own_membership", "logic", node, f"'{tree.text(node)}' -> '{other}'", tree.replace(node, other),
+               "variable error")  # fmt: skip
+
+
+# calls that ask a container whether it holds a value, and calls that change what it holds
+_MEMBERSHIP_CALLS = frozenset({"contains", "containsKey", "count", "find"})
+_CHANGING_CALLS = re.compile(r"\.\s*(?:remove\w*|erase|clear|poll\w*|pop\w*|retainAll)\s*\(|^\s*=[^=]")
+
+
+def own_membership_tests(tree: SyntaxTree) -> list[tuple[Node, str]]:
+    """Membership tests of a for-each loop's element in the container the loop walks (``for (Character c : ts)
+    ... ts.contains(c)``, ``for (int x : a) ... a.count(x)``), true on every turn while the loop leaves the container
+    as it is: (the container named in the test, the one other variable of the function declared with its type, the
+    container that was meant). A test with no such variable, or several, has no sure mend and is left alone."""
+    found: list[tuple[Node, str]] = []
+    for loop in tree.named("enhanced_for_statement", "for_range_loop"):
+        walked = loop.child_by_field_name("value") or loop.child_by_field_name("right")
+        element = loop.child_by_field_name("name") or loop.child_by_field_name("declarator")
+        body = loop.child_by_field_name("body")
+        function = enclosing(loop, FUNCTION_TYPES)
+        if walked is None or element is None or body is None or function is None or walked.type != "identifier":
+            continue
+        container, item = tree.text(walked), tree.text(element).lstrip("&* ")
+        if any(_CHANGING_CALLS.match(tree.source[end : end + 40]) for end in _ends_of_name(tree, body, container)):
+            continue
+        types = {
+            name: kind
+            for declaration in tree.walk(function)
+            if declaration.type in TYPED_DECLARATIONS
+            for name, kind in typed_declarators(tree, declaration)
+        }
+        kind = types.get(container)
+        others = [name for name, other in types.items() if name != container and kind is not None and
+                  re.sub(r"\bconst\b|\s|&", "", other) == re.sub(r"\bconst\b|\s|&", "", kind)]  # fmt: skip
+        if len(others) != 1:
+            continue
+        for call in tree.walk(body):
+            target = _membership_target(tree, call)
+            if target is not None and tree.text(target[0]) == container and target[1] == item and _truth_of(tree, call):
+                found.append((target[0], others[0]))
+    return found
+
+
+def _ends_of_name(tree: SyntaxTree, scope: Node, name: str) -> list[int]:
+    """Where each mention of ``name`` as an identifier inside ``scope`` ends (byte offsets)."""
+    return [node.end_byte for node in tree.walk(scope) if node.type == "identifier" and tree.text(node) == name]
+
+
+def _membership_target(tree: SyntaxTree, call: Node) -> tuple[Node, str] | None:
+    """(the container, the argument's text) of a call ``c.contains(x)`` / ``c.count(x)`` and its kin, else None."""
+    if call.type == "method_invocation":
+        target, method = call.child_by_field_name("object"), call.child_by_field_name("name")
+    elif call.type == "call_expression" and (function := call.child_by_field_name("function")) is not None:
+        if function.type != "field_expression":
+            return None
+        target, method = function.child_by_field_name("argument"), function.child_by_field_name("field")
+    else:
+        return None
+    arguments = call.child_by_field_name("arguments")
+    if target is None or method is None or arguments is None or target.type != "identifier":
+        return None
+    if tree.text(method) not in _MEMBERSHIP_CALLS or len(arguments.named_children) != 1:
+        return None
+    return target, tree.text(arguments.named_children[0])
+
+
+def _truth_of(tree: SyntaxTree, call: Node) -> bool:
+    """Whether only the truth of a call's value is used: a condition, an operand of ``!``, ``&&`` or ``||``, or a
+    comparison with 0 or an ``end()`` (a C++ multiset's ``count`` used as a number is not a membership test)."""
+    node = call
+    while node.parent is not None and node.parent.type == "parenthesized_expression":
+        node = node.parent
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type in ("if_statement", "while_statement", "condition_clause", "ternary_expression",
+                       "conditional_expression"):  # fmt: skip
+        return parent.child_by_field_name("condition") in (node, call) or parent.type == "condition_clause"
+    operator = operator_token(parent) if parent.type in ("unary_expression", "binary_expression") else None
+    if operator is None:
+        return False
+    if operator.type in ("!", "&&", "||"):
+        return True
+    other = [child for child in parent.named_children if child != node]
+    return (
+        operator.type in ("==", "!=")
+        and bool(other)
+        and re.fullmatch(r"0|\w+\.end\(\)", tree.text(other[0])) is not None
+    )
 
 
 def _division_comments(tree: SyntaxTree) -> list[Node]:
