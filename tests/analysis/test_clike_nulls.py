@@ -254,3 +254,30 @@ public:
 """
     sized = [e.description.split(": ", 1)[-1] for e in candidate_edits(cpp, "cpp") if e.operator == "size_vector"]
     assert sized[:2] == ["size the vector: marked(1001)", "size the vector: marked(nums.size())"]
+
+
+def test_an_unmade_value_may_stand_for_a_maps_entry_at_the_key_the_code_around_it_indexes_with() -> None:
+    java = """class Solution {
+    public int steps(int[] nums) {
+        Map<Integer, Integer> rank = new HashMap<>();
+        for (int i = 0; i < nums.length; i++) rank.put(nums[i], i);
+        int count = 0;
+        Integer y;
+        for (int i = 1; i < nums.length; i++) {
+            if (nums[i] > nums[0]) {
+                count += y;
+            }
+        }
+        return count;
+    }
+}
+"""
+    assert "'y' -> 'rank.get(nums[i])'" in _unmade(java, "java")
+    fixed = next(e.source for e in candidate_edits(java, "java") if "rank.get(nums[i])" in e.description)
+    assert "count += rank.get(nums[i]);" in fixed and "Integer y" not in fixed
+    cpp = java.replace("Map<Integer, Integer> rank = new HashMap<>();", "unordered_map<int, int> rank;")
+    cpp = cpp.replace("Integer y;", "int y;").replace("int[] nums", "vector<int>& nums").replace(".length", ".size()")
+    cpp = cpp.replace("rank.put(nums[i], i);", "rank[nums[i]] = i;").replace("public int", "int")
+    assert "'y' -> 'rank[nums[i]]'" in _unmade(cpp, "cpp")
+    # a map of another value type is no stand-in
+    assert not any("rank" in d for d in _unmade(java.replace("Map<Integer, Integer>", "Map<Integer, String>"), "java"))

@@ -207,7 +207,8 @@ def unmade_object_repairs(ctx: EditContext) -> Iterator[Candidate]:
     undefinedNode;``, ``String dummy; dummy.length();``, ``UndefinedObject obj; ... obj.celsius``): the declaration
     goes, and with it (a) the statements that only use the variable, or (b) the variable in front of members the
     program itself declares (``obj.celsius`` -> ``celsius``), or (c) the variable is replaced everywhere by another
-    one of the same type in scope, the nearest first."""
+    one of the same type in scope, or by a map's entry of that type (``count += y`` -> ``count += map.get(nums[i])``),
+    the nearest first."""
     if ctx.direction != "repair":
         return
     everything = list(_unmade_variables(ctx))
@@ -419,7 +420,8 @@ def _called_member(ctx: EditContext, use: Node) -> _MemberCall | None:
 
 def _stand_ins(ctx: EditContext, unmade: _Unmade, unmade_names: set[str]) -> list[str]:
     """Variables of the same type in scope at the first use (parameters, locals declared before it in a block that
-    holds it, fields), the nearest first."""
+    holds it, fields), and entries of a map of that value type at the keys the code around the use indexes with
+    (:func:`_lookups`), the nearest first."""
     first = unmade.uses[0]
     holders = ancestor_ids(first)
     found: list[tuple[int, str]] = []
@@ -435,8 +437,53 @@ def _stand_ins(ctx: EditContext, unmade: _Unmade, unmade_names: set[str]) -> lis
         for name, type_text in typed_declarators(ctx.tree, declaration):
             if name not in unmade_names and _same_type(type_text, unmade.type_text):
                 found.append((declaration.start_byte, name))
+            elif name not in unmade_names and _unboxed(_map_value_type(type_text)) == _unboxed(unmade.type_text):
+                found += [(declaration.start_byte, lookup) for lookup in _lookups(ctx, name, first)]
     found.sort(key=lambda item: -item[0])
     return list(dict.fromkeys(name for _, name in found))[:MAX_STAND_INS]
+
+
+_MAP_TYPE = re.compile(r"(?:std::)?(?:(?:Hash|Tree|LinkedHash)?Map|(?:unordered_)?map)<(.+)>")
+
+
+_BOXES = {"Integer": "int", "Long": "long", "Double": "double", "Boolean": "boolean", "Character": "char"}
+
+
+def _unboxed(type_text: str) -> str:
+    plain = re.sub(r"\bconst\b|\s|&", "", type_text)
+    return _BOXES.get(plain, plain)
+
+
+def _map_value_type(type_text: str) -> str:
+    """The value type of a map type (``HashMap<Integer, Integer>`` -> ``Integer``), or "" for any other type."""
+    found = _MAP_TYPE.fullmatch(type_text.replace(" ", ""))
+    if found is None:
+        return ""
+    depth, parts, start = 0, [], 0
+    inner = found.group(1)
+    for at, char in enumerate(inner):
+        depth += (char == "<") - (char == ">")
+        if char == "," and depth == 0:
+            parts.append(inner[start:at])
+            start = at + 1
+    parts.append(inner[start:])
+    return parts[1] if len(parts) == 2 else ""
+
+
+def _lookups(ctx: EditContext, name: str, use: Node) -> list[str]:
+    """A map's entries at the keys the code around a use indexes with (``map.get(nums[i])`` / ``map[nums[i]]`` for
+    the ``nums[i]`` of the loop and conditions that hold the use), the innermost first: the value an unmade variable of
+    the map's value type most likely stood for."""
+    keys: list[str] = []
+    holder = use.parent
+    while holder is not None and holder.type not in FUNCTION_TYPES:
+        if holder.type in _STATEMENT_TYPES:
+            header = holder.child_by_field_name("condition") or holder
+            text = ctx.tree.text(header).split("{", 1)[0]
+            keys += re.findall(r"\b[A-Za-z_]\w*\s*\[\s*[A-Za-z_]\w*\s*\]", text)
+        holder = holder.parent
+    made = "{}.get({})" if ctx.language == "java" else "{}[{}]"
+    return [made.format(name, " ".join(key.split())) for key in dict.fromkeys(keys)][:2]
 
 
 def _same_type(first: str, second: str) -> bool:
