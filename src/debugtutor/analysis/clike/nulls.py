@@ -1,16 +1,16 @@
 """Objects a C++/Java program never made: where a dereferenced null comes from, and the edit that makes the object.
 
-A ``NullPointerException`` (or a C++ null dereference) is raised where the value is used, but the mistake is
-usually where the variable was set to ``null`` instead of a new object (DebugBench's "undefined objects").
-:func:`null_origins` points from the crash line back to those assignments; :func:`null_initialisation_edits`
-replaces a Java ``= null`` initialiser by a new object of the declared type (the usual implementation of a
-collection interface, or an array sized by a bound or the method's parameters); :func:`null_argument_edits` gives a null
-argument what another call of the same function passes in its place (``f(root.left)`` beside ``f(null)`` suggests
-``root.left`` and ``root.right``); :func:`unmade_object_repairs` removes a variable that nothing ever gives a value
-(``TreeNode* undefinedNode;``, ``String dummy;``) together with its uses, or puts a variable of the same type in its
-place; :func:`unsized_vector_repairs` gives a C++ vector that is indexed but never grown the size its declaration
-lost. Sizes come first from the bound a counter that indexes the array is kept below (``i < 100001``), then from the
-function's parameters.
+A ``NullPointerException`` (or a C++ null dereference) is raised where the value is used, but the mistake is usually
+where the variable was set to ``null`` instead of a new object (DebugBench's "undefined objects"). :func:`null_origins`
+points from the crash line back to those assignments; :func:`null_initialisation_edits` replaces a Java ``= null``
+initialiser by a new object of the declared type (the usual implementation of a collection interface, or an array sized
+by a bound or the method's parameters); :func:`null_argument_edits` gives a null argument what another call of the same
+function passes in its place (``f(root.left)`` beside ``f(null)`` suggests ``root.left`` and ``root.right``);
+:func:`unmade_object_repairs` removes a variable that nothing ever gives a value (``TreeNode* undefinedNode;``, ``String
+dummy;``) together with its uses, or puts a variable of the same type (or a map's entry of that type) in its place;
+:func:`unsized_vector_repairs` gives a C++ vector that is indexed but never grown the size its declaration lost. Sizes
+come first from the bound a counter that indexes the array is kept below (``i < 100001``), then from the function's
+parameters.
 """
 
 from __future__ import annotations
