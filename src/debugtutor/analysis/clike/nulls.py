@@ -450,7 +450,7 @@ _BOXES = {"Integer": "int", "Long": "long", "Double": "double", "Boolean": "bool
 
 
 def _unboxed(type_text: str) -> str:
-    plain = re.sub(r"\bconst\b|\s|&", "", type_text)
+    plain = plain_type(type_text)
     return _BOXES.get(plain, plain)
 
 
@@ -486,11 +486,13 @@ def _lookups(ctx: EditContext, name: str, use: Node) -> list[str]:
     return [made.format(name, " ".join(key.split())) for key in dict.fromkeys(keys)][:2]
 
 
-def _same_type(first: str, second: str) -> bool:
-    def plain(text: str) -> str:
-        return re.sub(r"\bconst\b|\s|&", "", text)
+def plain_type(type_text: str) -> str:
+    """A declared type without ``const``, references and spaces, for comparing two declarations' types."""
+    return re.sub(r"\bconst\b|\s|&", "", type_text)
 
-    return plain(first) == plain(second)
+
+def _same_type(first: str, second: str) -> bool:
+    return plain_type(first) == plain_type(second)
 
 
 def _whole_lines(ctx: EditContext, node: Node) -> tuple[int, int, str]:

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from debugtutor.analysis.clike.nulls import java_new_object
+from debugtutor.analysis.clike.nulls import java_new_object, plain_type
 from debugtutor.analysis.clike.syntax_tree import (
     FUNCTION_TYPES,
     TYPED_DECLARATIONS,
@@ -172,7 +172,7 @@ def own_membership_tests(tree: SyntaxTree) -> list[tuple[Node, str]]:
         }
         kind = types.get(container)
         others = [name for name, other in types.items() if name != container and kind is not None and
-                  re.sub(r"\bconst\b|\s|&", "", other) == re.sub(r"\bconst\b|\s|&", "", kind)]  # fmt: skip
+                  plain_type(other) == plain_type(kind)]  # fmt: skip
         if len(others) != 1:
             continue
         for call in tree.walk(body):
@@ -356,7 +356,7 @@ def _character_names(tree: SyntaxTree) -> tuple[set[str], set[str]]:
     characters: set[str] = set()
     for declaration in tree.named(*TYPED_DECLARATIONS):
         for name, type_text in typed_declarators(tree, declaration):
-            plain = re.sub(r"\bconst\b|\s|&", "", type_text)
+            plain = plain_type(type_text)
             if plain in _STRING_TYPES:
                 strings.add(name)
             elif plain == "char":
