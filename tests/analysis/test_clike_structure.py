@@ -774,3 +774,108 @@ public:
     search = _repaired(code, calls, "cpp", "count")
     assert search.best is not None
     assert "flip(j,grid);" in search.best.source.replace(" ", "")
+
+
+@pytest.mark.parametrize(
+    ("language", "code", "message"),
+    [
+        (
+            "java",
+            "class Solution {\n    public int f(int a, int b, int k) {\n        if (Math.abs(a - b == k)) return 1;\n"
+            "        return 0;\n    }\n}\n",
+            "no suitable method found for abs(boolean)",
+        ),
+        (
+            "cpp",
+            "int f(int a, int b, int k) {\n    if (abs(a - b == k)) return 1;\n    return 0;\n}\n",
+            "call of overloaded 'abs(bool)' is ambiguous",
+        ),
+    ],
+)
+def test_a_calls_closer_after_a_comparison_moves_in_front_of_it(language: str, code: str, message: str) -> None:
+    line = 3 if language == "java" else 2
+    moved = code.replace("(a - b == k))", "(a - b) == k)")
+    assert moved in _sources(code, language, [_error(line, "type-mismatch", message, category="reference")])
+    # a declaration's parameters are no call: no ')' moves into 'vector<int>'
+    header = "int g(vector<int>& v, int k) {\n    return k;\n}\n"
+    assert not [s for s in _sources(header, "cpp") if "vector)" in s]
+
+
+def test_a_lone_opening_brace_before_an_outdented_line_turns_into_a_closer() -> None:
+    code = (
+        "class Solution {\n    public int f(int n) {\n        int c = 0;\n        for (int i = 0; i < n; i++)\n"
+        "        {\n            c++;\n            {\n        return c;\n    }\n}\n"
+    )
+    fixed = code.replace("            c++;\n            {", "            c++;\n            }")
+    at_end = _error(10, "parse-error", "reached end of file while parsing")
+    sources = [e.source for e in candidate_edits(code, "java", lines=[9, 10], diagnostics=[at_end])]
+    assert fixed in sources
+    # the block opened on line 5 holds an indented line: its brace stays
+    assert code.replace("        {\n            c++;", "        }\n            c++;") not in sources
+
+
+def test_every_assignment_in_a_condition_becomes_a_comparison_at_once() -> None:
+    code = "bool vowel(char c) {\n    if (c = 'a' || c = 'e'\n        || c = 'i') return true;\n    return false;\n}\n"
+    fixed = code.replace(" = ", " == ")
+    assert fixed in _sources(code, "cpp", [_error(3, "parse-error", "lvalue required as left operand of assignment")])
+
+
+@pytest.mark.slow
+def test_a_closed_character_literal_is_a_step_when_the_code_it_swallowed_has_mistakes_of_its_own() -> None:
+    """``c = 'u`` on a condition's first line: closed, the compiler reads the '=' mistakes the literal hid, and the
+    next round mends those."""
+    calls = [LeetCodeCall(args={"s": "abc"}, expected=2), LeetCodeCall(args={"s": "xyz"}, expected=0)]
+    code = (
+        "class Solution {\npublic:\n    int vowels(string s) {\n        int n = 0;\n        for (char c : s) {\n"
+        "            if (c == 'a' || c == 'e' || c == 'u\n                || c == 'o' || c == 'i') {\n"
+        "                n++;\n            }\n        }\n        for (char c : s) {\n"
+        "            if (c = 'a' || c = 'e' || c = 'u\n                || c = 'o' || c = 'i') {\n"
+        "                n++;\n            }\n        }\n        return n;\n    }\n};\n"
+    )
+    budget = RepairBudget(max_seconds=90.0, batch_size=32, max_executions=300, per_test_s=2.0)
+    search = asyncio.run(arepair_compiled(code, calls, language="cpp", method="vowels", budget=budget))
+    assert search.best is not None
+    assert search.best.source.count("c == 'a' || c == 'e' || c == 'u'\n                || c == 'o' || c == 'i'") == 2
+
+
+SQUARES = """class Solution {
+public:
+    int best(int i, int left) {
+        vector<int>& parts;
+        if (left == 0) return 0;
+        if (i >= parts.size() || left < 0) return 1000000;
+        return min(1 + best(i, left - parts[i]), best(i + 1, left));
+    }
+    int fewest(int n) {
+        vector<int> parts;
+        for (int k = 1; k * k <= n; k++) parts.push_back(k * k);
+        print(best(0, n));
+    }
+};
+"""
+
+
+def test_a_reference_local_nothing_binds_goes_back_into_its_functions_header_and_calls() -> None:
+    error = _error(4, "compile-error", "'parts' declared as reference but not initialized")
+    sources = _sources(SQUARES, "cpp", [error])
+    first = (
+        SQUARES.replace("        vector<int>& parts;\n", "\n")
+        .replace("int best(int i, int left)", "int best(vector<int>& parts, int i, int left)")
+        .replace("best(i, left", "best(parts, i, left")
+        .replace("best(i + 1", "best(parts, i + 1")
+        .replace("best(0, n)", "best(parts, 0, n)")
+    )
+    assert first in sources
+    assert any("int best(int i, int left, vector<int>& parts)" in source and "best(0, n, parts)" in source
+               for source in sources)  # fmt: skip
+    assert not [s for s in _sources(SQUARES, "cpp") if "best(vector<int>& parts" in s]  # no finding, no move
+
+
+def test_an_unknown_call_that_took_a_missing_returns_place_becomes_the_return() -> None:
+    error = _error(12, "undeclared", "'print' was not declared in this scope", symbol="print", category="reference")
+    edits = [e for e in candidate_edits(SQUARES, "cpp", lines=[12], diagnostics=[error]) if e.line == 12]
+    assert edits[0].source == SQUARES.replace("print(best(0, n));", "return best(0, n);")
+    # in a function that returns already, dropping the call comes first
+    returning = SQUARES.replace("        print(best(0, n));\n", "        print(best(0, n));\n        return 0;\n")
+    edits = [e for e in candidate_edits(returning, "cpp", lines=[12], diagnostics=[error]) if e.line == 12]
+    assert edits[0].operator != "call_to_return"

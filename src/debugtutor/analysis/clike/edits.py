@@ -256,6 +256,67 @@ def early_condition_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Can
                                "unclosed parentheses")  # fmt: skip
 
 
+COMPARING = frozenset({"==", "!=", "<", ">", "<=", ">=", "&&", "||"})
+NOT_CALLS = frozenset({"if", "while", "for", "switch", "return", "catch", "sizeof", "synchronized"})
+BOOLEAN_ARGUMENT = re.compile(
+    r"\(\s*(?:bool|boolean)\s*\)|\bbool(?:ean)?\b.*cannot be converted|"
+    r"(?:bool|boolean)\W+(?:and|to)\W+\w+|invalid operands"
+)
+
+
+def misplaced_closer_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """``Math.abs(a - b == k)``: a call's ``)`` put after the comparison that was to take the call's answer, moved
+    in front of the operator (``Math.abs(a - b) == k``). First on a line whose compiler finding says a call got a
+    boolean (the comparison's answer); late elsewhere (C++ converts the boolean and compiles it)."""
+    told = {d.line for d in ctx.diagnostics if blocks_compilation(d) and BOOLEAN_ARGUMENT.search(d.message)}
+    # (a call's arguments, not a declaration's parameters: ``f(vector<int>& v)`` has no comparison in it)
+    calls = {ctx.tree.span(node)[0] for node in ctx.tree.named("argument_list")}
+    for line in sorted({token.line for token in lexed.all if token.text == "("}):
+        if not ctx.wanted(line):
+            continue
+        code = lexed.code_on(line)
+        for index, token in enumerate(code):
+            callee = code[index - 1] if index else None
+            if token.text != "(" or callee is None or callee.kind != "word" or callee.text in NOT_CALLS:
+                continue
+            if token.start not in calls:
+                continue
+            depth, operators, closing = 0, list[int](), None
+            for inner in range(index, len(code)):
+                text = code[inner].text
+                if text in ("(", "["):
+                    depth += 1
+                elif text in (")", "]"):
+                    depth -= 1
+                    if depth == 0:
+                        closing = inner
+                        break
+                elif depth == 1 and text in COMPARING and inner - 1 > index:
+                    operators.append(inner)
+            if closing is None or code[closing].text != ")":
+                continue
+            for operator in operators:
+                start, end = code[operator - 1].end, code[closing].end
+                moved = ")" + ctx.source[start : code[closing].start]
+                yield ctx.replace_span(P_HIGH if line in told else P_LOW, "move_bracket", "syntax", line, start, end,
+                                       moved, f"close {callee.text}( before '{code[operator].text}'",
+                                       "unclosed parentheses")  # fmt: skip
+
+
+END_OF_FILE = re.compile(r"end of (?:file|input)")
+
+
+def _turned_braces(lexed: LineTokens, lines: list[str]) -> Iterator[Token]:
+    """Each ``{`` alone on its line whose next code line is not indented deeper: a block's closer written the wrong
+    way round (the lines it should have closed stand above it, the ones after it at the outer level)."""
+    for token in lexed.all:
+        if token.text != "{" or token.kind != "symbol" or [t.text for t in lexed.code_on(token.line)] != ["{"]:
+            continue
+        following = next((n for n in range(token.line + 1, len(lines) + 1) if lexed.code_on(n)), None)
+        if following is not None and indent_width(lines[following - 1]) <= indent_width(lines[token.line - 1]):
+            yield token
+
+
 def _brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     depth = 0
     stack: list[Token] = []
@@ -276,6 +337,13 @@ def _brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
         if ctx.wanted(token.line) or ctx.lines is None:
             yield ctx.replace_span(P_HIGH, "drop_brace", "syntax", token.line, token.start, token.end, "",
                                    "drop an unmatched '}'", "unclosed parentheses")  # fmt: skip
+    if stack:
+        # (the compiler names only the file's end, where the braces run out: the turned brace may be anywhere)
+        at_end = any(END_OF_FILE.search(d.message) for d in ctx.diagnostics if blocks_compilation(d))
+        for token in _turned_braces(lexed, lines):
+            if ctx.wanted(token.line) or at_end:
+                yield ctx.replace_span(P_HIGH, "turn_brace", "syntax", token.line, token.start, token.end, "}",
+                                       "'{' -> '}'", "unclosed parentheses")  # fmt: skip
     for token in stack[-2:]:
         # a block that never closes: close it where the indentation falls back to its opening line's
         opening_indent = indent_width(lines[token.line - 1])
@@ -405,6 +473,24 @@ def assignment_repairs(ctx: EditContext) -> Iterator[Candidate]:
             yield ctx.edit_at(P_FIRST if parent.type == "expression_statement" else P_MID,
                               "comparison_to_assignment", "syntax", operator, "=", "'==' -> '='",
                               "misused == or =")  # fmt: skip
+    # ``if (s[i] = 'a' || s[i] = 'e')``: every test in a condition written with '=' (the compiler stops at the first
+    # one it cannot assign to, and no single '==' compiles)
+    for condition in ctx.tree.named("condition_clause", "parenthesized_expression"):
+        if condition.parent is None or condition.parent.type not in ("if_statement", "while_statement"):
+            continue
+        operators = [
+            operator
+            for node in ctx.tree.walk(condition)
+            if node.type == "assignment_expression"
+            for operator in [operator_token(node)]
+            if operator is not None and operator.type == "="
+        ]
+        if len(operators) >= 2 and ctx.wanted(line_of(condition)):
+            source = ctx.source
+            for start, end in sorted((ctx.tree.span(operator) for operator in operators), reverse=True):
+                source = source[:start] + "==" + source[end:]
+            yield ctx.make(P_FIRST, "assignment_to_comparison", "syntax", line_of(condition),
+                           "every '=' in the condition -> '=='", source, "misused == or =")  # fmt: skip
     # a compile error on a line with a lone '=' where a value is expected: try '==' there
     for diagnostic in ctx.diagnostics:
         if diagnostic.code not in ("assignment-to-value", "condition-not-boolean", "type-mismatch"):
@@ -691,6 +777,7 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
                             if line_of(node) == line and ctx.tree.text(node) == symbol), None)  # fmt: skip
                 visible = [n for n in ctx.visible_names(use) if n not in offered and n != symbol] if use else []
                 replacements += [(P_MID, other, bug) for other in visible[:MAX_VISIBLE]]
+        yield from _unwrap_calls(ctx, line, start, text, symbol, is_member, returning=P_FIRST)
         pattern = rf"(?<=[.>])\s*{re.escape(symbol)}\b" if is_member else rf"(?<![\w.]){re.escape(symbol)}\b"
         for priority, new, bug in replacements:
             description = f"'{symbol}' -> '{new or '(nothing)'}'"
@@ -729,15 +816,67 @@ def _joined_names(ctx: EditContext, line: int, start: int, text: str, symbol: st
                                joined, f"'{found.group(0)}' -> '{joined}'", "undefined objects")  # fmt: skip
 
 
-def _unwrap_calls(ctx: EditContext, line: int, start: int, text: str, symbol: str, member: bool) -> Iterator[Candidate]:
-    """``f(x)`` -> ``x`` and ``obj.f()`` -> ``obj`` for an undefined ``f``."""
-    pattern = rf"\.\s*{re.escape(symbol)}\s*\(\s*\)" if member else rf"(?<![\w.]){re.escape(symbol)}\s*\(([^()]*)\)"
-    for found in re.finditer(pattern, text):
-        inner = "" if member else found.group(1).strip()
-        if not member and ("," in inner or not inner):
+def _unwrap_calls(
+    ctx: EditContext, line: int, start: int, text: str, symbol: str, member: bool, returning: int | None = None
+) -> Iterator[Candidate]:
+    """``f(x)`` -> ``x`` and ``obj.f()`` -> ``obj`` for an undefined ``f``; a whole statement ``print(x);`` also ->
+    ``return x;`` (a function that computed its answer and wrote it out instead of returning it). With
+    ``returning`` (a priority), only that last edit, and only in a function that returns nothing though it should
+    (the call took the return's place: then before any other edit of the name)."""
+    if returning is not None and (member or not _returns_nothing_it_should(ctx, line)):
+        return
+    if member:
+        for found in re.finditer(rf"\.\s*{re.escape(symbol)}\s*\(\s*\)", text):
+            span = (start + found.start(), start + found.end())
+            yield ctx.replace_span(P_MID, "unwrap_call", "reference", line, *span, "", f"drop the call to '{symbol}'",
+                                   "undefined methods")  # fmt: skip
+        return
+    for found in re.finditer(rf"(?<![\w.]){re.escape(symbol)}\s*\(", text):
+        closing = _closing_parenthesis(text, found.end() - 1)
+        if closing is None:
             continue
-        yield ctx.replace_span(P_MID, "unwrap_call", "reference", line, start + found.start(), start + found.end(),
-                               inner, f"drop the call to '{symbol}'", "undefined methods")  # fmt: skip
+        inner = text[found.end() : closing].strip()
+        if not inner or _top_level_comma(inner):
+            continue
+        span = (start + found.start(), start + closing + 1)
+        if not text[: found.start()].strip() and text[closing + 1 :].strip() == ";":
+            priority = P_MID if returning is None else returning
+            yield ctx.replace_span(priority, "call_to_return", "reference", line, *span, f"return {inner}",
+                                   f"'{symbol}(...)' -> 'return ...'", "undefined methods")  # fmt: skip
+        if returning is None:
+            yield ctx.replace_span(P_MID, "unwrap_call", "reference", line, *span, inner,
+                                   f"drop the call to '{symbol}'", "undefined methods")  # fmt: skip
+
+
+def _returns_nothing_it_should(ctx: EditContext, line: int) -> bool:
+    """Whether the function around ``line`` declares a result type other than ``void`` and has no ``return``."""
+    for function in ctx.tree.named("function_definition", "method_declaration"):
+        first, last = line_of(function), function.end_point[0] + 1
+        if not first <= line <= last:
+            continue
+        kind = function.child_by_field_name("type")
+        returns = any(node.type == "return_statement" for node in ctx.tree.walk(function))
+        return kind is not None and ctx.tree.text(kind) != "void" and not returns
+    return False
+
+
+def _closing_parenthesis(text: str, opening: int) -> int | None:
+    """Where the ``(`` at ``opening`` closes on this line (brackets inside counted), or None."""
+    depth = 0
+    for index in range(opening, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[index], 0)
+        if depth == 0:
+            return index
+    return None
+
+
+def _top_level_comma(inner: str) -> bool:
+    depth = 0
+    for char in inner:
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            return True
+    return False
 
 
 def _drop_statement_at(ctx: EditContext, line: int) -> Iterator[Candidate]:
@@ -1047,6 +1186,7 @@ def candidate_edits(
                 lambda: separator_repairs(ctx, lexed),
                 lambda: bracket_repairs(ctx, lexed),
                 lambda: early_condition_repairs(ctx, lexed),
+                lambda: misplaced_closer_repairs(ctx, lexed),
                 lambda: string_repairs(ctx, lexed),
                 lambda: comment_repairs(ctx, lexed, compiles),
                 lambda: assignment_repairs(ctx),

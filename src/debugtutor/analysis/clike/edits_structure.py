@@ -32,6 +32,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from debugtutor.analysis.clike.context import (
     P_FIRST,
     P_HIGH,
@@ -43,7 +45,14 @@ from debugtutor.analysis.clike.context import (
     line_bounds,
     source_lines,
 )
-from debugtutor.analysis.clike.syntax_tree import BRACKET_PAIRS, FUNCTION_TYPES, indent_width, line_of
+from debugtutor.analysis.clike.syntax_tree import (
+    BRACKET_PAIRS,
+    FUNCTION_TYPES,
+    enclosing,
+    function_signature,
+    indent_width,
+    line_of,
+)
 from debugtutor.analysis.static import Diagnostic
 
 # Compiler findings that say the program's block structure is broken somewhere, not necessarily on their line.
@@ -426,6 +435,59 @@ def out_of_class_declaration_repairs(ctx: EditContext) -> Iterator[Candidate]:
                                "undefined methods")  # fmt: skip
 
 
+UNBOUND_REFERENCE = re.compile(r"'(\w+)' declared as reference but not initiali[sz]ed")
+_REFERENCE_DECLARATION = re.compile(r"\s*((?:const\s+)?[\w:<>,\s]+?&)\s*(\w+)\s*;\s*")
+
+
+def lost_parameter_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """``vector<int>& arr;`` in a function's body, a reference nothing binds (the compiler rejects it): a parameter
+    that lost its place in the header. It goes back there, first or last, and every call of the function in the
+    program passes a variable of that name in the same place (the callers have one: the function once took it)."""
+    for diagnostic in ctx.diagnostics:
+        found = UNBOUND_REFERENCE.search(diagnostic.message)
+        if found is None or not ctx.wanted(diagnostic.line):
+            continue
+        name = found.group(1)
+        declaration = next((node for node in ctx.tree.named("declaration") if line_of(node) == diagnostic.line
+                            and _REFERENCE_DECLARATION.fullmatch(ctx.tree.text(node))), None)  # fmt: skip
+        function = enclosing(declaration, FUNCTION_TYPES) if declaration is not None else None
+        signature = function_signature(ctx.tree, function) if function is not None else None
+        parameters = _parameter_list(function) if function is not None else None
+        if declaration is None or signature is None or parameters is None or name in signature[1]:
+            continue
+        matched = _REFERENCE_DECLARATION.fullmatch(ctx.tree.text(declaration))
+        assert matched is not None
+        parameter = f"{' '.join(matched.group(1).split())} {name}"
+        calls = [
+            arguments
+            for call in ctx.tree.named("call_expression")
+            for callee, arguments in [(call.child_by_field_name("function"), call.child_by_field_name("arguments"))]
+            if callee is not None and arguments is not None and ctx.tree.text(callee) == signature[0]
+        ]
+        for first in (True, False):
+            spans = [(*ctx.deletion_span(declaration), "")]
+            for listing, item in [(parameters, parameter), *((arguments, name) for arguments in calls)]:
+                start, end = ctx.tree.span(listing)
+                empty = not ctx.source[start + 1 : end - 1].strip()
+                if first:
+                    spans.append((start + 1, start + 1, item if empty else f"{item}, "))
+                else:
+                    spans.append((end - 1, end - 1, item if empty else f", {item}"))
+            source = ctx.source
+            for start, end, text in sorted(spans, key=lambda span: span[0], reverse=True):
+                source = source[:start] + text + source[end:]
+            where = f"'{parameter}' -> {signature[0]}'s {'first' if first else 'last'} parameter"
+            yield ctx.make(P_HIGH, "reference_to_parameter", "reference", diagnostic.line, where, source,
+                           "undefined objects")  # fmt: skip
+
+
+def _parameter_list(function: Node) -> Node | None:
+    declarator = function.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    return declarator.child_by_field_name("parameters") if declarator is not None else None
+
+
 def structure_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Every operator of this module."""
     yield from indentation_brace_repairs(ctx, lexed)
@@ -439,6 +501,7 @@ def structure_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
     yield from literal_kind_repairs(ctx, lexed)
     yield from member_shape_repairs(ctx)
     yield from lost_call_repairs(ctx)
+    yield from lost_parameter_repairs(ctx)
     yield from missing_declaration_repairs(ctx)
     yield from class_wrapper_repairs(ctx)
     yield from out_of_class_declaration_repairs(ctx)

@@ -88,10 +88,11 @@ that a fix does not crash on them would be a look at the evaluation's tests (see
 MAX_FIX_ROUNDS = 6
 NARROWING_MAX_SITES = 4
 """A compile-fix round with more error sites than this takes a narrowing edit only when nothing clears a site."""
-SURE_STEPS = frozenset({"join_name"})
+SURE_STEPS = frozenset({"join_name", "close_string"})
 """Operators of edits a compile-fix round takes as a narrowing step even past ``NARROWING_MAX_SITES`` sites."""
 EDITS_PER_SITE = 24
 HEADER_REACH = 6
+UNCLOSED_LITERAL = re.compile(r"unclosed (?:string|character|char) literal|missing terminating")
 """How far above an error site a loop or ``if`` header that opens no block is a suspect too."""
 DELETING_OPERATORS = frozenset({"delete_line", "delete_statement", "drop_line", "drop_unclosed_statement"})
 # edits that give the compiler back code a broken comment hid from it
@@ -419,6 +420,22 @@ def _blocking_count(verifier: CompiledVerifier, source: str, line: int | None = 
     )
 
 
+def _closes_literal(verifier: CompiledVerifier, before: str, edit: Edit) -> bool:
+    """Whether ``edit`` closes a string or character literal the compiler said its line left open, so that the
+    compiler reads the rest of the line as code again: a step even when that code has mistakes of its own (``s[i] =
+    'u`` closed is ``s[i] = 'u'``, and the next round sees the '=')."""
+    if edit.operator != "close_string" or edit.source not in verifier.diagnostics:
+        return False
+
+    def open_literal(source: str) -> bool:
+        return any(
+            diagnostic.line == edit.line and UNCLOSED_LITERAL.search(diagnostic.message)
+            for diagnostic in verifier.diagnostics.get(source, [])
+        )
+
+    return open_literal(before) and not open_literal(edit.source)
+
+
 def _cover(clearing: list[tuple[Edit, set[int]]]) -> list[Edit]:
     """Edits that together clear the most error sites, greedily: each time the edit that clears the most sites no
     earlier pick cleared, a deletion after any other edit that clears as many (it clears a site by silencing the
@@ -478,7 +495,9 @@ async def _compile_fix_rounds(
             cleared = {
                 site for site in errors if not lines_after & ({site - 1, site, site + 1} - (set(errors) - {site}))
             }
-            revealing = edit.operator in REVEALING_OPERATORS and cleared == set(errors)
+            # (a literal closed gives the compiler back the code it swallowed, with whatever mistakes that has)
+            closes = _closes_literal(verifier, current, edit)
+            revealing = closes or (edit.operator in REVEALING_OPERATORS and cleared == set(errors))
             if introduced and not revealing and cleared == set(errors) and edit.category == "syntax":
                 # a mended syntax error lets the compiler read on, to names it could not look up before (a call
                 # to a function nobody wrote, further down): those are not this edit's doing, unless it deleted code
@@ -493,14 +512,16 @@ async def _compile_fix_rounds(
                 # comment hid comes back with its own mistakes, as many as it had)
                 continue
             on_line = _blocking_count(verifier, current, edit.line)
-            if (
-                not introduced
-                and not verdict.compiles
-                and edit.operator not in DELETING_OPERATORS
-                and on_line >= 2
-                and _changes_one_line(current, edit.source)
-                and _blocking_count(verifier, edit.source, edit.line) < on_line
-                and _blocking_count(verifier, edit.source) < errors_now
+            if not verdict.compiles and (
+                closes
+                or (
+                    not introduced
+                    and edit.operator not in DELETING_OPERATORS
+                    and on_line >= 2
+                    and _changes_one_line(current, edit.source)
+                    and _blocking_count(verifier, edit.source, edit.line) < on_line
+                    and _blocking_count(verifier, edit.source) < errors_now
+                )
             ):
                 narrowing.append(edit)
             reach = HEADER_REACH if edit.operator == "open_block" else 2  # (a block's statements follow its header)
