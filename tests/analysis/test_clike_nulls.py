@@ -11,6 +11,7 @@ from debugtutor.analysis.clike.edits import candidate_edits
 from debugtutor.analysis.clike.nulls import null_origins
 from debugtutor.analysis.clike.repair import arepair_compiled
 from debugtutor.analysis.repair import RepairBudget
+from debugtutor.analysis.static import Diagnostic
 from debugtutor.sandbox import LeetCodeCall
 
 STACK = """class Solution {
@@ -281,3 +282,42 @@ def test_an_unmade_value_may_stand_for_a_maps_entry_at_the_key_the_code_around_i
     assert "'y' -> 'rank[nums[i]]'" in _unmade(cpp, "cpp")
     # a map of another value type is no stand-in
     assert not any("rank" in d for d in _unmade(java.replace("Map<Integer, Integer>", "Map<Integer, String>"), "java"))
+
+
+RUNNING_MAXIMUM = {
+    "java": "class Solution {\n    public int top(int[] nums) {\n        int max;\n        for (int m : nums)\n"
+    "            max = Math.max(m, max);\n        return max;\n    }\n}\n",
+    "cpp": "class Solution {\npublic:\n    int top(vector<int>& nums) {\n        int max;\n        for (int m : nums)\n"
+    "            max = std::max(m, max);\n        return max;\n    }\n};\n",
+}
+
+
+def _first_values(code: str, language: str, diagnostics: list[Diagnostic]) -> list[str]:
+    return [
+        e.description.split("starts at ", 1)[1]
+        for e in candidate_edits(code, language, categories=["reference"], diagnostics=diagnostics)  # type: ignore[arg-type]
+        if e.operator == "initialise_variable"
+    ]
+
+
+def test_a_running_maximum_read_before_any_value_starts_at_the_lowest_value_then_the_first_element() -> None:
+    told = Diagnostic(category="reference", line=5, column=0, message="variable max might not have been initialized",
+                      code="uninitialized")  # fmt: skip
+    assert _first_values(RUNNING_MAXIMUM["java"], "java", [told])[:2] == ["Integer.MIN_VALUE", "nums[0]"]
+    assert _first_values(RUNNING_MAXIMUM["java"], "java", []) == []  # javac said nothing: nothing to mend
+    # C++ says nothing and compiles the read: the read itself is the finding
+    assert _first_values(RUNNING_MAXIMUM["cpp"], "cpp", [])[:2] == ["INT_MIN", "nums[0]"]
+    set_first = RUNNING_MAXIMUM["cpp"].replace("int max;\n", "int max;\n        max = 0;\n")
+    assert _first_values(set_first, "cpp", []) == []
+
+
+@pytest.mark.slow
+def test_the_search_gives_a_variable_read_before_any_value_its_first_value() -> None:
+    # (Java only: a C++ program reading garbage may pass by chance, and then there is nothing to search for)
+    language = "java"
+    calls = [LeetCodeCall(args={"nums": [-4, -2, -9]}, expected=-2), LeetCodeCall(args={"nums": [3]}, expected=3)]
+    budget = RepairBudget(max_seconds=90.0, batch_size=32, max_executions=200, per_test_s=2.0)
+    search = asyncio.run(arepair_compiled(RUNNING_MAXIMUM[language], calls, language=language, method="top",  # type: ignore[arg-type]
+                                          budget=budget))  # fmt: skip
+    assert search.best is not None
+    assert "int max = " in search.best.source

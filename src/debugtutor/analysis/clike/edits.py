@@ -47,6 +47,7 @@ from debugtutor.analysis.clike.edits_structure import structure_repairs
 from debugtutor.analysis.clike.nulls import (
     null_argument_edits,
     null_initialisation_edits,
+    uninitialised_value_repairs,
     unmade_object_repairs,
     unsized_vector_repairs,
 )
@@ -1206,6 +1207,7 @@ def candidate_edits(
                 lambda: null_initialisation_edits(ctx),
                 lambda: null_argument_edits(ctx),
                 lambda: unmade_object_repairs(ctx),
+                lambda: uninitialised_value_repairs(ctx),
                 lambda: unsized_vector_repairs(ctx),
                 lambda: name_repairs(ctx),
             ]

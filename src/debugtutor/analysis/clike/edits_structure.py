@@ -21,6 +21,8 @@ where it is:
   compiler says the member does not exist, and an object qualifier dropped from a name the class itself declares
   (``ob.v`` -> ``v``);
 * **a counter never declared** (``one++`` with no ``one``) is declared as an ``int`` at the top of its function;
+* **a parameter moved into the body** (``vector<int>& arr;``, a reference nothing binds) goes back into the header,
+  and every call of the function passes it;
 * **methods outside any class** go back into ``class Solution``, and a C++ method defined after the class
   (``T Solution::f(...) {``) that the class does not declare gets its declaration there.
 

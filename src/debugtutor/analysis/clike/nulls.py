@@ -10,7 +10,8 @@ function passes in its place (``f(root.left)`` beside ``f(null)`` suggests ``roo
 dummy;``) together with its uses, or puts a variable of the same type (or a map's entry of that type) in its place;
 :func:`unsized_vector_repairs` gives a C++ vector that is indexed but never grown the size its declaration lost. Sizes
 come first from the bound a counter that indexes the array is kept below (``i < 100001``), then from the function's
-parameters.
+parameters. :func:`uninitialised_value_repairs` gives a variable read before anything set it (``int max;`` ahead of
+``max = Math.max(m, max)``) the first value such code starts from.
 """
 
 from __future__ import annotations
@@ -572,3 +573,107 @@ def _cpp_sizes(ctx: EditContext, function: Node, name: str) -> list[str]:
         elif type_text.startswith(("vector<", "string")):
             sizes += [f"{name}.size()", f"{name}.size() + 1"]
     return list(dict.fromkeys(sizes))[:MAX_SIZES]
+
+
+UNINITIALISED = re.compile(r"variable (\w+) might not have been initiali[sz]ed|'(\w+)' (?:is|may be) used uninitiali")
+_LOWEST = {"int": "Integer.MIN_VALUE", "long": "Long.MIN_VALUE", "double": "-Double.MAX_VALUE"}
+_HIGHEST = {"int": "Integer.MAX_VALUE", "long": "Long.MAX_VALUE", "double": "Double.MAX_VALUE"}
+_CPP_LOWEST = {"int": "INT_MIN", "long": "LONG_MIN", "long long": "LLONG_MIN", "double": "-DBL_MAX"}
+_CPP_HIGHEST = {"int": "INT_MAX", "long": "LONG_MAX", "long long": "LLONG_MAX", "double": "DBL_MAX"}
+
+
+def uninitialised_value_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """A variable read before anything gave it a value (``int max; for (int m : nums) max = Math.max(m, max);``: Java
+    rejects it, C++ reads garbage): the declaration gets a first value. The candidates are those such code starts
+    from: zero, the type's extremes, -1 and 1, and the first element of each array or vector of that type in scope,
+    the extreme a running maximum or minimum starts from first when the name says which it is."""
+    if ctx.direction != "repair":
+        return
+    names = {
+        found.group(1) or found.group(2)
+        for diagnostic in ctx.diagnostics
+        if ctx.wanted(diagnostic.line)
+        for found in [UNINITIALISED.search(diagnostic.message)]
+        if found is not None
+    }
+    for declaration in ctx.tree.named("local_variable_declaration", "declaration"):
+        if enclosing(declaration, FUNCTION_TYPES) is None:
+            continue
+        if ctx.language == "cpp":
+            # (C++ compiles the read and says nothing: the first statement after the declaration that names the
+            # variable reads it)
+            names |= {name for name in _read_before_set(ctx, declaration) if ctx.wanted(line_of(declaration))}
+        for declarator in declaration.named_children:
+            name = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" else declarator
+            if name is None or name.type != "identifier" or ctx.tree.text(name) not in names:
+                continue
+            if declarator.type == "variable_declarator" and declarator.child_by_field_name("value") is not None:
+                continue
+            variable = ctx.tree.text(name)
+            type_text = dict(typed_declarators(ctx.tree, declaration)).get(variable, "")
+            _, end = ctx.tree.span(name)
+            line = line_of(declaration)
+            for value in _first_values(ctx, declaration, variable, type_text):
+                yield ctx.replace_span(P_HIGH, "initialise_variable", "reference", line, end, end, f" = {value}",
+                                       f"'{variable}' starts at {value}", "undefined objects")  # fmt: skip
+
+
+def _first_values(ctx: EditContext, declaration: Node, name: str, type_text: str) -> list[str]:
+    java = ctx.language == "java"
+    if type_text == "boolean" or type_text == "bool":
+        return ["false", "true"]
+    if type_text in ("String", "string"):
+        return ['""']
+    if type_text not in ("int", "long", "long long", "double", "float", "short"):
+        made = java_new_object(type_text) if java else None
+        return [made] if made is not None else []
+    lowest = (_LOWEST if java else _CPP_LOWEST).get(type_text, "0")
+    highest = (_HIGHEST if java else _CPP_HIGHEST).get(type_text, "0")
+    function = enclosing(declaration, FUNCTION_TYPES)
+    arrays = []
+    if function is not None:
+        for node in ctx.tree.walk(function):
+            if node.type in ("formal_parameter", "parameter_declaration", "local_variable_declaration", "declaration"):
+                for other, other_type in typed_declarators(ctx.tree, node):
+                    element = other_type.removesuffix("[]").removesuffix("&").strip()
+                    element = re.sub(r"^(?:const\s+)?vector<(.+)>$", r"\1", element).strip()
+                    if other != name and element == type_text and other_type != type_text:
+                        arrays.append(f"{other}[0]")
+    word = name.lower()
+    if "max" in word or "large" in word or "high" in word or "best" in word:
+        order = [lowest, *arrays, "0"]
+    elif "min" in word or "small" in word or "low" in word:
+        order = [highest, *arrays, "0"]
+    else:
+        order = ["0", *arrays, lowest, highest]
+    return list(dict.fromkeys([*order, "-1", "1"]))
+
+
+def _read_before_set(ctx: EditContext, declaration: Node) -> Iterator[str]:
+    """The C++ scalars ``declaration`` declares without a value whose first mention after it reads them (``sum +=
+    x``, ``best = max(best, x)``, ``n++``) rather than sets them (``n = 0``) or hands them to a call (which may)."""
+    scope = declaration.parent
+    if scope is None:
+        return
+    for child in declaration.named_children:
+        if child.type != "identifier" or child == declaration.child_by_field_name("type"):
+            continue
+        type_text = " ".join(ctx.tree.text(declaration.child_by_field_name("type") or child).split())
+        if type_text not in _CPP_SCALARS:
+            continue
+        name = ctx.tree.text(child)
+        first = next((node for node in ctx.tree.walk(scope) if node.type == "identifier"
+                      and node.start_byte > declaration.end_byte and ctx.tree.text(node) == name), None)  # fmt: skip
+        statement = enclosing(first, _STATEMENT_TYPES) if first is not None else None
+        if first is None or statement is None or first.parent is None:
+            continue
+        parent = first.parent
+        if parent.type == "argument_list":
+            continue  # a call may set it through a reference
+        if parent.type == "assignment_expression" and parent.child_by_field_name("left") == first:
+            operator = parent.child_by_field_name("operator")
+            right = parent.child_by_field_name("right")
+            plain = operator is not None and ctx.tree.text(operator) == "="
+            if plain and right is not None and not re.search(rf"\b{re.escape(name)}\b", ctx.tree.text(right)):
+                continue
+        yield name
