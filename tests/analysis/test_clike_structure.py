@@ -879,3 +879,32 @@ def test_an_unknown_call_that_took_a_missing_returns_place_becomes_the_return() 
     returning = SQUARES.replace("        print(best(0, n));\n", "        print(best(0, n));\n        return 0;\n")
     edits = [e for e in candidate_edits(returning, "cpp", lines=[12], diagnostics=[error]) if e.line == 12]
     assert edits[0].operator != "call_to_return"
+
+
+WALK = """class Solution {
+    int seen = 0;
+    public void visit(int node, int depth) {
+        seen++;
+        if (node > 1) visit(node / 2, depth);
+    }
+    public int count(int start) {
+        visit(start);
+        return seen;
+    }
+}
+"""
+
+
+def test_a_call_one_argument_short_drops_the_parameter_that_only_goes_round_or_passes_its_namesake() -> None:
+    error = _error(8, "no-matching-call", "method visit in class Solution cannot be applied to given types;",
+                   category="reference")  # fmt: skip
+    sources = _sources(WALK, "java", [error])
+    dropped = WALK.replace("int node, int depth", "int node").replace("visit(node / 2, depth)", "visit(node / 2)")
+    assert dropped in sources
+    assert WALK.replace("visit(start);", "visit(start, depth);") in sources  # (the compiler tells 'depth' is not there)
+    assert not [s for s in _sources(WALK, "java", []) if "int node)" in s]  # no finding: no arity edit
+    # one argument too many: each dropped in turn
+    extra = WALK.replace("visit(start);", "visit(start, 0, 1);")
+    sources = _sources(extra, "java", [error])
+    assert all(extra.replace("visit(start, 0, 1)", f"visit({kept})") in sources
+               for kept in ("0, 1", "start, 1", "start, 0"))  # fmt: skip

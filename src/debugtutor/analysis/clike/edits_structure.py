@@ -22,7 +22,8 @@ where it is:
   (``ob.v`` -> ``v``);
 * **a counter never declared** (``one++`` with no ``one``) is declared as an ``int`` at the top of its function;
 * **a parameter moved into the body** (``vector<int>& arr;``, a reference nothing binds) goes back into the header,
-  and every call of the function passes it;
+  and every call of the function passes it; a call with one argument too many or too few for the program's own
+  function loses the argument, passes the parameter's namesake, or the function loses the parameter;
 * **methods outside any class** go back into ``class Solution``, and a C++ method defined after the class
   (``T Solution::f(...) {``) that the class does not declare gets its declaration there.
 
@@ -490,6 +491,76 @@ def _parameter_list(function: Node) -> Node | None:
     return declarator.child_by_field_name("parameters") if declarator is not None else None
 
 
+_CALL_NODES = {"java": ("method_invocation", "name"), "cpp": ("call_expression", "function")}
+
+
+def arity_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """A call of one of the program's own functions with one argument too many or too few (the compiler finds no
+    function to call): the argument dropped, or the missing one passed by the parameter's name where the caller has
+    a variable of that name, or the parameter dropped from the function (and from its calls that pass it) when the
+    call is the odd one out (``dfs(int node, int value)`` whose ``value`` only goes round the recursion)."""
+    lines = {d.line for d in ctx.diagnostics if d.code == "no-matching-call" and ctx.wanted(d.line)}
+    if not lines:
+        return
+    kind, callee_field = _CALL_NODES[ctx.language]
+    calls: dict[str, list[tuple[Node, list[Node]]]] = {}
+    for call in ctx.tree.named(kind):
+        callee, arguments = call.child_by_field_name(callee_field), call.child_by_field_name("arguments")
+        if callee is not None and arguments is not None and callee.type == "identifier":
+            calls.setdefault(ctx.tree.text(callee), []).append((arguments, list(arguments.named_children)))
+    definitions: dict[str, list[Node]] = {}
+    for function in ctx.tree.named("function_definition", "method_declaration"):
+        signature = function_signature(ctx.tree, function)
+        parameters = _parameters_of(function)
+        if signature is not None and parameters is not None:
+            definitions.setdefault(signature[0], []).append(parameters)
+    for name, uses in calls.items():
+        if len(definitions.get(name, [])) != 1:
+            continue
+        parameters = definitions[name][0]
+        declared = [node for node in parameters.named_children if "parameter" in node.type]
+        for arguments, given in uses:
+            if line_of(arguments) not in lines or abs(len(given) - len(declared)) != 1:
+                continue
+            if len(given) > len(declared):
+                for index in range(len(given)):
+                    kept = [ctx.tree.text(node) for i, node in enumerate(given) if i != index]
+                    yield _relisted(ctx, [(arguments, kept)], f"drop argument {index + 1} of {name}(...)")
+                continue
+            for index, parameter in enumerate(declared):
+                variable = _declared_name(ctx, parameter)
+                if variable is None:
+                    continue
+                passed = [ctx.tree.text(node) for node in given]
+                if variable in ctx.declared_names:
+                    yield _relisted(ctx, [(arguments, [*passed[:index], variable, *passed[index:]])],
+                                    f"pass '{variable}' to {name}(...)")  # fmt: skip
+                others = [(a, [ctx.tree.text(n) for i, n in enumerate(g) if i != index])
+                          for a, g in uses if len(g) == len(declared)]  # fmt: skip
+                kept = [ctx.tree.text(node) for i, node in enumerate(declared) if i != index]
+                yield _relisted(ctx, [(parameters, kept), *others], f"drop parameter '{variable}' of {name}(...)")
+
+
+def _parameters_of(function: Node) -> Node | None:
+    parameters = function.child_by_field_name("parameters")
+    return parameters if parameters is not None else _parameter_list(function)
+
+
+def _declared_name(ctx: EditContext, parameter: Node) -> str | None:
+    names = [node for node in ctx.tree.walk(parameter) if node.type == "identifier"]
+    return ctx.tree.text(names[-1]) if names else None
+
+
+def _relisted(ctx: EditContext, lists: list[tuple[Node, list[str]]], description: str) -> Candidate:
+    """``ctx.source`` with each bracketed list (arguments or parameters) holding the given items instead."""
+    source = ctx.source
+    for node, items in sorted(lists, key=lambda pair: ctx.tree.span(pair[0])[0], reverse=True):
+        start, end = ctx.tree.span(node)
+        source = source[:start] + "(" + ", ".join(items) + ")" + source[end:]
+    return ctx.make(P_HIGH, "match_arity", "reference", line_of(lists[0][0]), description, source,
+                    "undefined methods")  # fmt: skip
+
+
 def structure_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Every operator of this module."""
     yield from indentation_brace_repairs(ctx, lexed)
@@ -504,6 +575,7 @@ def structure_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
     yield from member_shape_repairs(ctx)
     yield from lost_call_repairs(ctx)
     yield from lost_parameter_repairs(ctx)
+    yield from arity_repairs(ctx)
     yield from missing_declaration_repairs(ctx)
     yield from class_wrapper_repairs(ctx)
     yield from out_of_class_declaration_repairs(ctx)
