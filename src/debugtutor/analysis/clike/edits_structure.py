@@ -496,9 +496,10 @@ _CALL_NODES = {"java": ("method_invocation", "name"), "cpp": ("call_expression",
 
 def arity_repairs(ctx: EditContext) -> Iterator[Candidate]:
     """A call of one of the program's own functions with one argument too many or too few (the compiler finds no
-    function to call): the argument dropped, or the missing one passed by the parameter's name where the caller has
-    a variable of that name, or the parameter dropped from the function (and from its calls that pass it) when the
-    call is the odd one out (``dfs(int node, int value)`` whose ``value`` only goes round the recursion)."""
+    function to call): the argument dropped, or the missing one passed by the parameter's name where the program
+    declares that name somewhere (the compiler tells whether the caller sees it), or the parameter dropped from the
+    function and from its calls that pass it, the call being the odd one out (``dfs(int node, int value)`` whose
+    ``value`` only goes round the recursion)."""
     lines = {d.line for d in ctx.diagnostics if d.code == "no-matching-call" and ctx.wanted(d.line)}
     if not lines:
         return

@@ -92,8 +92,9 @@ SURE_STEPS = frozenset({"join_name", "close_string"})
 """Operators of edits a compile-fix round takes as a narrowing step even past ``NARROWING_MAX_SITES`` sites."""
 EDITS_PER_SITE = 24
 HEADER_REACH = 6
-UNCLOSED_LITERAL = re.compile(r"unclosed (?:string|character|char) literal|missing terminating")
 """How far above an error site a loop or ``if`` header that opens no block is a suspect too."""
+UNCLOSED_LITERAL = re.compile(r"unclosed (?:string|character|char) literal|missing terminating")
+"""The compilers' words for a string or character literal its line leaves open."""
 DELETING_OPERATORS = frozenset({"delete_line", "delete_statement", "drop_line", "drop_unclosed_statement"})
 # edits that give the compiler back code a broken comment hid from it
 REVEALING_OPERATORS = frozenset({"drop_comment_mark", "close_comment", "fix_comment_mark", "uncomment"})
