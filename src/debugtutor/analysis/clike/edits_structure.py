@@ -51,10 +51,12 @@ from debugtutor.analysis.clike.context import (
 from debugtutor.analysis.clike.syntax_tree import (
     BRACKET_PAIRS,
     FUNCTION_TYPES,
+    call_parts,
     enclosing,
     function_signature,
     indent_width,
     line_of,
+    parameter_list,
 )
 from debugtutor.analysis.static import Diagnostic
 
@@ -455,7 +457,7 @@ def lost_parameter_repairs(ctx: EditContext) -> Iterator[Candidate]:
                             and _REFERENCE_DECLARATION.fullmatch(ctx.tree.text(node))), None)  # fmt: skip
         function = enclosing(declaration, FUNCTION_TYPES) if declaration is not None else None
         signature = function_signature(ctx.tree, function) if function is not None else None
-        parameters = _parameter_list(function) if function is not None else None
+        parameters = parameter_list(function) if function is not None else None
         if declaration is None or signature is None or parameters is None or name in signature[1]:
             continue
         matched = _REFERENCE_DECLARATION.fullmatch(ctx.tree.text(declaration))
@@ -464,9 +466,10 @@ def lost_parameter_repairs(ctx: EditContext) -> Iterator[Candidate]:
         calls = [
             arguments
             for call in ctx.tree.named("call_expression")
-            for callee, arguments in [(call.child_by_field_name("function"), call.child_by_field_name("arguments"))]
-            if callee is not None and arguments is not None and ctx.tree.text(callee) == signature[0]
-        ]
+            for _, callee, arguments in [call_parts(call)]
+            if callee is not None and callee.type == "identifier" and arguments is not None
+            and ctx.tree.text(callee) == signature[0]
+        ]  # fmt: skip
         for first in (True, False):
             spans = [(*ctx.deletion_span(declaration), "")]
             for listing, item in [(parameters, parameter), *((arguments, name) for arguments in calls)]:
@@ -484,16 +487,6 @@ def lost_parameter_repairs(ctx: EditContext) -> Iterator[Candidate]:
                            "undefined objects")  # fmt: skip
 
 
-def _parameter_list(function: Node) -> Node | None:
-    declarator = function.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
-    return declarator.child_by_field_name("parameters") if declarator is not None else None
-
-
-_CALL_NODES = {"java": ("method_invocation", "name"), "cpp": ("call_expression", "function")}
-
-
 def arity_repairs(ctx: EditContext) -> Iterator[Candidate]:
     """A call of one of the program's own functions with one argument too many or too few (the compiler finds no
     function to call): the argument dropped, or the missing one passed by the parameter's name where the program
@@ -503,16 +496,15 @@ def arity_repairs(ctx: EditContext) -> Iterator[Candidate]:
     lines = {d.line for d in ctx.diagnostics if d.code == "no-matching-call" and ctx.wanted(d.line)}
     if not lines:
         return
-    kind, callee_field = _CALL_NODES[ctx.language]
     calls: dict[str, list[tuple[Node, list[Node]]]] = {}
-    for call in ctx.tree.named(kind):
-        callee, arguments = call.child_by_field_name(callee_field), call.child_by_field_name("arguments")
+    for call in ctx.tree.named("call_expression", "method_invocation"):
+        _, callee, arguments = call_parts(call)
         if callee is not None and arguments is not None and callee.type == "identifier":
             calls.setdefault(ctx.tree.text(callee), []).append((arguments, list(arguments.named_children)))
     definitions: dict[str, list[Node]] = {}
     for function in ctx.tree.named("function_definition", "method_declaration"):
         signature = function_signature(ctx.tree, function)
-        parameters = _parameters_of(function)
+        parameters = parameter_list(function)
         if signature is not None and parameters is not None:
             definitions.setdefault(signature[0], []).append(parameters)
     for name, uses in calls.items():
@@ -540,11 +532,6 @@ def arity_repairs(ctx: EditContext) -> Iterator[Candidate]:
                           for a, g in uses if len(g) == len(declared)]  # fmt: skip
                 kept = [ctx.tree.text(node) for i, node in enumerate(declared) if i != index]
                 yield _relisted(ctx, [(parameters, kept), *others], f"drop parameter '{variable}' of {name}(...)")
-
-
-def _parameters_of(function: Node) -> Node | None:
-    parameters = function.child_by_field_name("parameters")
-    return parameters if parameters is not None else _parameter_list(function)
 
 
 def _declared_name(ctx: EditContext, parameter: Node) -> str | None:

@@ -475,17 +475,30 @@ def _is_private(tree: SyntaxTree, function: Node) -> bool:
     return access == "private" or access == "protected"
 
 
+def _function_declarator(function: Node) -> Node | None:
+    """A C++ function definition's ``function_declarator`` (under any pointer or reference declarators)."""
+    declarator = function.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    return declarator
+
+
+def parameter_list(function: Node) -> Node | None:
+    """The bracketed parameter list node of a C++ function definition or Java method, or None."""
+    if function.type == "method_declaration":
+        return function.child_by_field_name("parameters")
+    declarator = _function_declarator(function)
+    return declarator.child_by_field_name("parameters") if declarator is not None else None
+
+
 def function_signature(tree: SyntaxTree, function: Node) -> tuple[str, list[str]] | None:
     """(name, parameter names) of a C++ function definition or Java method; None when the parse lacks either."""
     if function.type == "method_declaration":
-        name, parameters = function.child_by_field_name("name"), function.child_by_field_name("parameters")
+        name = function.child_by_field_name("name")
     else:
-        declarator = function.child_by_field_name("declarator")
-        while declarator is not None and declarator.type != "function_declarator":
-            declarator = declarator.child_by_field_name("declarator")
-        if declarator is None:
-            return None
-        name, parameters = declarator.child_by_field_name("declarator"), declarator.child_by_field_name("parameters")
+        declarator = _function_declarator(function)
+        name = declarator.child_by_field_name("declarator") if declarator is not None else None
+    parameters = parameter_list(function)
     if name is None or parameters is None:
         return None
     names = []
