@@ -240,6 +240,9 @@ def test_undefined_call_becomes_one_of_its_arguments_or_a_library_expression() -
     # a call made for its effect on its one argument: what the library does to a whole container
     assert "'flipAll(s)' -> 'reverse(s.begin(), s.end())'" in found
     assert "'flipAll(s)' -> 's - 1'" not in found and "'flipAll(s)' -> 'abs(s)'" not in found
+    # ... and never the bare argument, a statement that does nothing (the deletion it is comes as a deletion); in an
+    # expression the argument may be what was meant
+    assert "drop the call to 'flipAll'" not in found and "drop the call to 'shiftDown'" in found
 
 
 def test_an_undefined_call_is_never_renamed_to_a_call_of_its_function_with_its_own_parameters() -> None:

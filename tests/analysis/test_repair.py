@@ -264,6 +264,23 @@ def test_a_crash_that_moves_to_a_later_line_is_progress(scripted_proposer: Any, 
     assert result.best is not None and sorted(edit.line for edit in result.best.edits) == [3, 4]
 
 
+def test_a_base_that_got_further_is_searched_faster_than_the_bases_that_changed_nothing(
+    scripted_proposer: Any, replacement: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the mend that got every test past its crash, ten edits of line 2 that changed nothing, then the second mend:
+    # on top of the first, the second comes after the ten, while each neutral edit is a base of its own
+    fillers = [replacement(2, "0, 1", f"0, 1 + {k} * 0") for k in range(10)]
+    mends = [replacement(3, "range(0,", "range(1,"), replacement(4, "a + b", "b + a")]
+    proposer = scripted_proposer([mends[0], *fillers, mends[1]])
+    result = run_search(FIB, CrashingVerifier(), proposer, lines=[2, 3, 4], max_executions=40, top_lines=1)
+    assert result.best is not None and sorted(edit.line for edit in result.best.edits) == [3, 4]
+    # the same budget shared evenly among the bases runs out before
+    monkeypatch.setattr("debugtutor.analysis.repair.PROGRESS_SHARE", 1)
+    even = run_search(FIB, CrashingVerifier(), scripted_proposer([mends[0], *fillers, mends[1]]), lines=[2, 3, 4],
+                      max_executions=40, top_lines=1)  # fmt: skip
+    assert even.best is None
+
+
 class NearingVerifier:
     """Both tests of FIB fail until ``range(1,`` and ``b + a`` are both in; ``range(1,`` alone brings the answers
     nearer (the right length, one element wrong), the ``- k +`` fillers move them elsewhere."""

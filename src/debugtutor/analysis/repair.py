@@ -59,6 +59,7 @@ CANDIDATE_LOAD_S = 2.0
 """Seconds to load a candidate fix before its first test."""
 RELOCALIZED_BASES = 2  # bases whose lines are ranked again (one localization run each)
 RELOCALIZED_SHARE = 4  # how many candidates such a base gets for each one another base gets
+PROGRESS_SHARE = 3  # ... and a base that did better than its own base (see _Candidate.progressed)
 MAX_PAIRED = 8  # single edits that passed more examples, each two of which are tried together
 CLOSER_BASES = 4  # past the first level, bases whose answers only came nearer the expected ones (see _closer)
 CLOSENESS_ITEMS = 400  # list elements or characters an answer is compared on (the comparison is quadratic)
@@ -240,6 +241,9 @@ class _Candidate:
     """Tests the program this candidate was edited from passed."""
     base: _Candidate | None = None
     """The program this candidate was edited from, when it was one the search verified (for :func:`_moved_on`)."""
+    progressed: bool = False
+    """As a base: it did better than the program it was edited from (more tests passed, a test that crashed or ran
+    out of time now answers), not only as well or a little nearer."""
 
 
 @dataclass
@@ -596,6 +600,7 @@ async def _deeper_edits(
             if verdict is None or not verdict.compiles or not verdict.total:
                 return
             if verdict.passed > candidate.base_passed or _moved_on(candidate, candidate.base):
+                candidate.progressed = True
                 progress.append(candidate)
             elif candidate.base is not None and _closer(verdict, candidate.base.verdict):
                 closer.append(candidate)
@@ -610,8 +615,11 @@ async def _deeper_edits(
             lines = await base_lines(base, best)
             following = search.edits_at(base.source, lines, categories=("logic", "reference", "syntax"))
             streams.append(_on_top_of(base, following))
-            # a base ranked again on what it does is searched faster than the others
-            shares.append(RELOCALIZED_SHARE if base.source in localized else 1)
+            # a base ranked again on what it does is searched faster than the others, and one that did better than
+            # its own base faster than those that only did as well or came nearer (a crash mended, the next fault
+            # the tests reach may be anywhere on the way: at an even share, two dozen bases leave each of them a
+            # few dozen edits)
+            shares.append(RELOCALIZED_SHARE if base.source in localized else PROGRESS_SHARE if base.progressed else 1)
         await search.run_batches(_interleave(streams, chunk=6, shares=shares), judge)
         # (answers that only came nearer are weaker evidence: a few such bases, after the ones that passed more)
         nearer = sorted(closer, key=_closeness_desc)[:CLOSER_BASES]
@@ -676,6 +684,7 @@ async def _search(
         ):
             answering.append(candidate)
         if verdict.passed > base_verdict.passed or not compiles or ends_now or _moved_on(candidate, original):
+            candidate.progressed = compiles  # (once a program that did not compile does, every edit "improves" it)
             improvers.append(candidate)
         elif _closer(verdict, base_verdict):
             closer.append(candidate)
@@ -750,6 +759,7 @@ async def _paired(
         if verdict is None or await search.record_if_fixed(candidate):
             return
         if verdict.compiles and verdict.passed > candidate.base_passed:
+            candidate.progressed = True
             combined.append(candidate)
 
     # (the enders whose answers came nearest the expected ones first: an edit that ends a loop by cutting it short

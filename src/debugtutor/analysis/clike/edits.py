@@ -817,6 +817,10 @@ def _joined_names(ctx: EditContext, line: int, start: int, text: str, symbol: st
                                joined, f"'{found.group(0)}' -> '{joined}'", "undefined objects")  # fmt: skip
 
 
+# An expression whose value is all it does: a name, a member, an element, a literal.
+_INERT = re.compile(r"[\w.\[\]\s'\"]+")
+
+
 def _unwrap_calls(
     ctx: EditContext, line: int, start: int, text: str, symbol: str, member: bool, returning: int | None = None
 ) -> Iterator[Candidate]:
@@ -840,11 +844,13 @@ def _unwrap_calls(
         if not inner or _top_level_comma(inner):
             continue
         span = (start + found.start(), start + closing + 1)
-        if not text[: found.start()].strip() and text[closing + 1 :].strip() == ";":
+        whole = not text[: found.start()].strip() and text[closing + 1 :].strip() == ";"
+        if whole:
             priority = P_MID if returning is None else returning
             yield ctx.replace_span(priority, "call_to_return", "reference", line, *span, f"return {inner}",
                                    f"'{symbol}(...)' -> 'return ...'", "undefined methods")  # fmt: skip
-        if returning is None:
+        # (``f(v);`` -> ``v;`` does nothing: the statement deleted, which the deletions offer, not a mended call)
+        if returning is None and not (whole and _INERT.fullmatch(inner)):
             yield ctx.replace_span(P_MID, "unwrap_call", "reference", line, *span, inner,
                                    f"drop the call to '{symbol}'", "undefined methods")  # fmt: skip
 
