@@ -589,3 +589,44 @@ def test_an_argument_may_be_copied_from_a_sibling_call_that_differs_in_it_alone(
              if e.operator == "sibling_argument"]  # fmt: skip
     # from renew (one argument differs); not from other, whose 't' is not visible in start and whose key differs too
     assert found == ["expiry.put(id, now + ttl);"]
+
+
+def test_a_value_kept_from_zero_that_nothing_divides_by_divides_what_its_block_reads() -> None:
+    java = """class Solution {
+    public int copies(String s, String target) {
+        int[] have = new int[26], need = new int[26];
+        for (char c : s.toCharArray()) have[c - 'a']++;
+        for (char c : target.toCharArray()) need[c - 'a']++;
+        int best = Integer.MAX_VALUE;
+        for (int i = 0; i < 26; i++) {
+            if (need[i] > 0) {
+                best = Math.min(best, have[i]);
+            }
+        }
+        return best;
+    }
+}
+"""
+    found = [e for e in candidate_edits(java, "java", lines=[9]) if e.operator == "guarded_divisor"]
+    # the element at the same index only: not the running minimum, not the target written
+    assert [e.source.split("\n")[8].strip() for e in found] == ["best = Math.min(best, have[i] / need[i]);"]
+    # a block that divides by the value already, and a test that is not about zero, offer nothing
+    divided = java.replace("have[i]);", "have[i] / need[i]);")
+    assert not [e for e in candidate_edits(divided, "java", lines=[9]) if e.operator == "guarded_divisor"]
+    other = java.replace("need[i] > 0", "need[i] > 2")
+    assert not [e for e in candidate_edits(other, "java", lines=[9]) if e.operator == "guarded_divisor"]
+    cpp = (
+        "int f(int total, int parts) {\n    int share = 0;\n    if (0 != parts) share = total;\n    return share;\n}\n"
+    )
+    found = [e for e in candidate_edits(cpp, "cpp", lines=[3]) if e.operator == "guarded_divisor"]
+    assert [e.source.split("\n")[2].strip() for e in found] == ["if (0 != parts) share = total / parts;"]
+    # inside a formula the quotient is one operand; an index is left alone
+    formula = cpp.replace("share = total;", "share = total * v[k];").replace(
+        "int parts)", "int parts, vector<int> v, int k)"
+    )
+    found = [
+        e.source.split("\n")[2].strip()
+        for e in candidate_edits(formula, "cpp", lines=[3])
+        if e.operator == "guarded_divisor"
+    ]
+    assert sorted(found) == ["if (0 != parts) share = (total / parts) * v[k];"]

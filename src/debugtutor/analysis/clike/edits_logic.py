@@ -691,11 +691,7 @@ def index_for_element_edits(ctx: EditContext) -> Iterator[Candidate]:
     for node in ctx.tree.named("subscript_expression", "array_access"):
         if not ctx.wanted(line_of(node)):
             continue
-        index = node.child_by_field_name("index")
-        if index is None and node.type == "subscript_expression":
-            # (tree-sitter-cpp keeps the index in a subscript_argument_list)
-            arguments = node.child_by_field_name("indices") or node.named_children[-1]
-            index = arguments.named_children[0] if arguments.named_children else None
+        index = _subscript_index(node)
         if index is None or index.type != "identifier":
             continue
         statement = enclosing(node, STATEMENT_TYPES[ctx.language]) or node
@@ -703,6 +699,16 @@ def index_for_element_edits(ctx: EditContext) -> Iterator[Candidate]:
         twice = ctx.tree.text(statement).count(text) > 1
         yield ctx.edit_node(P_MID if twice else P_LAST, "index_for_element", "logic", node, ctx.tree.text(index),
                             f"'{text}' -> '{ctx.tree.text(index)}'", "variable error")  # fmt: skip
+
+
+def _subscript_index(node: Node) -> Node | None:
+    """The index of ``a[i]`` (a C++ ``subscript_expression`` or a Java ``array_access``), or None."""
+    index = node.child_by_field_name("index")
+    if index is None and node.type == "subscript_expression":
+        # (tree-sitter-cpp keeps the index in a subscript_argument_list)
+        arguments = node.child_by_field_name("indices") or node.named_children[-1]
+        index = arguments.named_children[0] if arguments.named_children else None
+    return index
 
 
 def compared_value_edits(ctx: EditContext) -> Iterator[Candidate]:
@@ -731,6 +737,60 @@ def compared_value_edits(ctx: EditContext) -> Iterator[Candidate]:
                     yield ctx.edit_node(P_LOW, "compared_value", "logic", value, new,
                                         f"'{shortened(text)}' -> '{shortened(new)}' (compared on line "
                                         f"{line_of(comparison)})", "variable error")  # fmt: skip
+
+
+def _kept_from_zero(ctx: EditContext, condition: Node) -> list[Node]:
+    """The values a condition keeps from zero: ``y`` of ``y > 0``, ``y != 0``, ``y >= 1``, ``0 < y``, ``0 != y``."""
+    kept = []
+    for comparison in ctx.tree.walk(condition):
+        token = operator_token(comparison) if comparison.type == "binary_expression" else None
+        left, right = comparison.child_by_field_name("left"), comparison.child_by_field_name("right")
+        if token is None or left is None or right is None:
+            continue
+        before, after = ctx.tree.text(left).strip(), ctx.tree.text(right).strip()
+        if (token.type in (">", "!=") and after == "0") or (token.type == ">=" and after == "1"):
+            kept.append(left)
+        elif (token.type in ("<", "!=") and before == "0") or (token.type == "<=" and before == "1"):
+            kept.append(right)
+    return [node for node in kept if node.type in _VALUE_OPERANDS]
+
+
+def guarded_divisor_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """A value an ``if`` keeps from zero (``if (cnt2[i] > 0)``) that its block never divides by: a value the block
+    reads divided by it (``min(ans, cnt1[i])`` -> ``min(ans, cnt1[i] / cnt2[i])``), an element at the same index
+    where the guarded value is an element, else a name. A test that a value is not zero mostly guards a division,
+    and a division dropped leaves the test behind."""
+    for test in ctx.tree.named("if_statement"):
+        condition, body = test.child_by_field_name("condition"), test.child_by_field_name("consequence")
+        if condition is None or body is None:
+            continue
+        for divisor in _kept_from_zero(ctx, condition):
+            text = ctx.tree.text(divisor)
+            if re.search(rf"[/%]=?\s*\(?\s*{re.escape(text)}", ctx.tree.text(body)):
+                continue
+            index = _subscript_index(divisor) if divisor.type in ("subscript_expression", "array_access") else None
+            offered = {text}
+            for node in ctx.tree.walk(body):
+                if node.type not in _VALUE_OPERANDS or not ctx.wanted(line_of(node)):
+                    continue
+                value = ctx.tree.text(node)
+                parent = node.parent
+                if value in offered or parent is None or parent.type in (*_VALUE_OPERANDS, "subscript_argument_list"):
+                    continue  # (the array or the index of an element, the object of a member)
+                if parent.type in ("assignment_expression", "update_expression") and node == parent.named_children[0]:
+                    continue  # written, not read
+                if index is not None:
+                    mine = _subscript_index(node) if node.type in ("subscript_expression", "array_access") else None
+                    if mine is None or ctx.tree.text(mine) != ctx.tree.text(index):
+                        continue
+                elif not ctx.is_variable_use(node):
+                    continue
+                offered.add(value)
+                # (inside a formula the quotient is one operand: ``a * b`` -> ``a * (b / n)``)
+                quotient = f"({value} / {text})" if parent.type == "binary_expression" else f"{value} / {text}"
+                yield ctx.edit_node(P_LOW, "guarded_divisor", "logic", node, quotient,
+                                    f"'{shortened(value)}' -> '{shortened(value)} / {shortened(text)}' (line "
+                                    f"{line_of(condition)} keeps it from zero)", "operation error")  # fmt: skip
 
 
 def _similarity(a: str, b: str) -> float:
@@ -1173,6 +1233,7 @@ LOGIC_OPERATORS = (
     widened_operand_edits,
     index_for_element_edits,
     compared_value_edits,
+    guarded_divisor_edits,
     statement_edits,
     argument_edits,
     sibling_argument_edits,
