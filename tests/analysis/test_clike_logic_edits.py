@@ -624,9 +624,9 @@ def test_a_value_kept_from_zero_that_nothing_divides_by_divides_what_its_block_r
     formula = cpp.replace("share = total;", "share = total * v[k];").replace(
         "int parts)", "int parts, vector<int> v, int k)"
     )
-    found = [
+    quotients = [
         e.source.split("\n")[2].strip()
         for e in candidate_edits(formula, "cpp", lines=[3])
         if e.operator == "guarded_divisor"
     ]
-    assert sorted(found) == ["if (0 != parts) share = (total / parts) * v[k];"]
+    assert quotients == ["if (0 != parts) share = (total / parts) * v[k];"]
