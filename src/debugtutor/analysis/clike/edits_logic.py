@@ -702,7 +702,7 @@ def index_for_element_edits(ctx: EditContext) -> Iterator[Candidate]:
 
 
 def _subscript_index(node: Node) -> Node | None:
-    """The index of ``a[i]`` (a C++ ``subscript_expression`` or a Java ``array_access``), or None."""
+    """The index of ``a[i]`` (a C++ ``subscript_expression`` or a Java ``array_access``); None for any other node."""
     index = node.child_by_field_name("index")
     if index is None and node.type == "subscript_expression":
         # (tree-sitter-cpp keeps the index in a subscript_argument_list)
@@ -768,7 +768,7 @@ def guarded_divisor_edits(ctx: EditContext) -> Iterator[Candidate]:
             text = ctx.tree.text(divisor)
             if re.search(rf"[/%]=?\s*\(?\s*{re.escape(text)}", ctx.tree.text(body)):
                 continue
-            index = _subscript_index(divisor) if divisor.type in ("subscript_expression", "array_access") else None
+            index = _subscript_index(divisor)
             offered = {text}
             for node in ctx.tree.walk(body):
                 if node.type not in _VALUE_OPERANDS or not ctx.wanted(line_of(node)):
@@ -780,7 +780,7 @@ def guarded_divisor_edits(ctx: EditContext) -> Iterator[Candidate]:
                 if parent.type in ("assignment_expression", "update_expression") and node == parent.named_children[0]:
                     continue  # written, not read
                 if index is not None:
-                    mine = _subscript_index(node) if node.type in ("subscript_expression", "array_access") else None
+                    mine = _subscript_index(node)
                     if mine is None or ctx.tree.text(mine) != ctx.tree.text(index):
                         continue
                 elif not ctx.is_variable_use(node):
