@@ -321,3 +321,29 @@ def test_the_search_gives_a_variable_read_before_any_value_its_first_value() -> 
                                           budget=budget))  # fmt: skip
     assert search.best is not None
     assert "int max = " in search.best.source
+
+
+UNMADE_ON_A_BROKEN_LINE = """class Solution {
+    public double[] convert(double celsius) {
+        double[] out = new double[2];
+        Holder obj;
+        out[1] = obj.celsius * 2.0 + 1.0
+        out[0] = obj.celsius + 3.0;
+        return out;
+    }
+}
+"""
+
+
+def test_a_line_with_a_missing_semicolon_and_an_unmade_object_is_mended_not_deleted() -> None:
+    # deleting the object with its statements clears every complaint at once, but the ';' and the member read
+    # mended one at a time keep the code the program was meant to run
+    calls = [
+        LeetCodeCall(args={"celsius": 1.0}, expected=[4.0, 3.0]),
+        LeetCodeCall(args={"celsius": 2.5}, expected=[5.5, 6.0]),
+    ]
+    budget = RepairBudget(max_seconds=120.0, batch_size=32, max_executions=300)
+    search = asyncio.run(arepair_compiled(UNMADE_ON_A_BROKEN_LINE, calls, language="java", method="convert",
+                                          budget=budget))  # fmt: skip
+    assert search.best is not None
+    assert "out[1] = celsius * 2.0 + 1.0;" in search.best.source and "obj" not in search.best.source

@@ -95,7 +95,10 @@ HEADER_REACH = 6
 """How far above an error site a loop or ``if`` header that opens no block is a suspect too."""
 UNCLOSED_LITERAL = re.compile(r"unclosed (?:string|character|char) literal|missing terminating")
 """The compilers' words for a string or character literal its line leaves open."""
-DELETING_OPERATORS = frozenset({"delete_line", "delete_statement", "drop_line", "drop_unclosed_statement"})
+# (an unmade object's statements deleted with it silence whatever else was wrong on their lines, as a line deleted does)
+DELETING_OPERATORS = frozenset(
+    {"delete_line", "delete_statement", "drop_line", "drop_unclosed_statement", "drop_unmade_object"}
+)
 # edits that give the compiler back code a broken comment hid from it
 REVEALING_OPERATORS = frozenset({"drop_comment_mark", "close_comment", "fix_comment_mark", "uncomment"})
 
@@ -374,23 +377,27 @@ def _round_picks(
     deletion that clears the site; the edit that narrows it is a step towards the program meant, and the next round
     takes the next step. Picks below the first that puts in or takes out a brace wait for the next round."""
     narrowed: dict[int, Edit] = {}
-    # (with many sites the complaints are mostly one broken structure's echoes, and a line's count says little; a
-    # name split in two and joined again is a step whatever else is broken)
-    for edit in narrowing if len(errors) <= NARROWING_MAX_SITES else [e for e in narrowing if e.operator in SURE_STEPS]:
+    narrowable: set[int] = set()
+    for edit in narrowing:
         nearest = min(errors, key=lambda site: abs(site - edit.line))
-        narrowed.setdefault(nearest, edit)
+        narrowable.add(nearest)
+        # (with many sites the complaints are mostly one broken structure's echoes, and a line's count says little;
+        # a name split in two and joined again is a step whatever else is broken)
+        if len(errors) <= NARROWING_MAX_SITES or edit.operator in SURE_STEPS:
+            narrowed.setdefault(nearest, edit)
+    # a site some edit narrows that only a deletion clears is narrowed, or else left for a round with fewer sites
     deleted_only = {
-        site for site in narrowed
+        site for site in narrowable
         if not any(site in sites and edit.operator not in DELETING_OPERATORS for edit, sites in clearing)
         and any(site in sites for _, sites in clearing)
     }  # fmt: skip
+    # (a deletion that clears such a site waits too: the sites only it clears are cleared again once the line's
+    # mistakes are mended one by one, or it comes back in a later round)
     kept = [
-        (edit, sites)
-        for edit, sites in clearing
-        if edit.operator not in DELETING_OPERATORS or not sites <= deleted_only
+        (edit, sites) for edit, sites in clearing if edit.operator not in DELETING_OPERATORS or not sites & deleted_only
     ]
     picks = _cover(kept)
-    picks += [narrowed[site] for site in sorted(deleted_only) if narrowed[site] not in picks]
+    picks += [narrowed[site] for site in sorted(deleted_only & narrowed.keys()) if narrowed[site] not in picks]
     picks = picks or narrowing[:1]
     braces = _braces(current)
     reshaping = [edit.line for edit in picks if _braces(edit.source) != braces]
