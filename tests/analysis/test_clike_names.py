@@ -426,3 +426,27 @@ public:
     budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=200)
     search = asyncio.run(arepair_compiled(code, calls, language="cpp", method="split", budget=budget))
     assert search.best is not None and "vector<int> evens, odds;" in search.best.source
+
+
+def test_a_name_renamed_everywhere_stays_where_it_is_declared_and_in_comments() -> None:
+    code = """class Solution {
+    public int scaled(int[] nums) {
+        int factor = 3, total = 0;
+        // factor grows with every element
+        for (int x : nums) total += times(x);
+        return total + factor;
+    }
+    int times(int value) {
+        return factor * value;
+    }
+    int twice(int value) {
+        return factor + factor;
+    }
+}
+"""
+    edits = candidate_edits(code, "java", lines={9}, categories=("reference",), diagnostics=[_reference(9, "factor")])
+    everywhere = next(e.source for e in edits if e.description.endswith("'factor' -> 'value' everywhere"))
+    lines = everywhere.splitlines()
+    # the caller's local, its reads and the comment keep their name; the helpers' undeclared reads are renamed
+    assert lines[2:6] == code.splitlines()[2:6]
+    assert lines[8].strip() == "return value * value;" and lines[11].strip() == "return value + value;"

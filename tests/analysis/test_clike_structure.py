@@ -504,6 +504,19 @@ def test_an_operand_the_operator_cannot_take_is_dropped_on_a_type_error_line() -
     assert code.replace("s + flag;", "s;") not in _sources(code, "cpp", [])
 
 
+def test_a_comparison_returned_where_no_boolean_is_returned_gives_way_to_its_operands() -> None:
+    code = (
+        "class Solution {\n    public String joined(String s, String t) {\n        String both = s + t;\n"
+        "        if (both.length() == 0) return t;\n        return both.trim() == s;\n    }\n}\n"
+    )
+    error = _error(5, "type-mismatch", "incompatible types: boolean cannot be converted to String")
+    sources = _sources(code, "java", [_error(4, "type-mismatch"), error])
+    assert code.replace("return both.trim() == s;", "return both.trim();") in sources
+    assert code.replace("return both.trim() == s;", "return s;") in sources
+    # a comparison that is no returned value (the if's condition) keeps both its operands, whatever its line's error
+    assert code.replace("both.length() == 0", "both.length()") not in sources
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("language", ["cpp", "java"])
 def test_a_junk_operand_and_a_garbled_comparison_are_both_mended_in_the_compile_fix_rounds(language: str) -> None:

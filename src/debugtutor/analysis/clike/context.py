@@ -135,7 +135,7 @@ class EditContext:
         """Names declared under ``scope`` (variables and parameters), in order of appearance."""
         names: list[str] = []
         for node in self.tree.walk(scope):
-            if node.type == "identifier" and self._is_declarator(node):
+            if node.type == "identifier" and self.is_declarator(node):
                 names.append(self.tree.text(node))
         return list(dict.fromkeys(names))
 
@@ -216,7 +216,7 @@ class EditContext:
         for found in self.tree.walk(function):
             if found.start_byte >= node.start_byte:
                 break
-            if found.type == "identifier" and self._is_declarator(found):
+            if found.type == "identifier" and self.is_declarator(found):
                 statement = found.parent
                 while statement is not None and statement.type in _DECLARATOR_TYPES and statement.type not in (
                     "declaration", "local_variable_declaration", "for_range_loop", "enhanced_for_statement",
@@ -230,7 +230,8 @@ class EditContext:
                     local.append(self.tree.text(found))
         return list(dict.fromkeys([*reversed(local), *self.fields]))
 
-    def _is_declarator(self, node: Node) -> bool:
+    def is_declarator(self, node: Node) -> bool:
+        """Whether ``node`` is the name a declaration declares (a variable's, a parameter's)."""
         parent = node.parent
         if parent is None or parent.type not in _DECLARATOR_TYPES:
             return False
@@ -250,7 +251,7 @@ class EditContext:
 
     def is_variable_use(self, node: Node) -> bool:
         """An identifier that reads or writes a variable (not its declaration, a called name or a type)."""
-        if node.type != "identifier" or self._is_declarator(node):
+        if node.type != "identifier" or self.is_declarator(node):
             return False
         parent = node.parent
         if parent is None:
@@ -270,7 +271,7 @@ class EditContext:
         writes ``friends[followerId][followerId]``): a value the caller hands over for a reason."""
         parameters = {
             self.tree.text(node) for node in self.tree.walk(function)
-            if node.type == "identifier" and self._is_declarator(node) and node.parent is not None
+            if node.type == "identifier" and self.is_declarator(node) and node.parent is not None
             and "parameter" in node.parent.type and enclosing(node, FUNCTION_TYPES) == function
         }  # fmt: skip
         body = function.child_by_field_name("body")

@@ -629,13 +629,27 @@ def garbled_comparison_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[
 _ARITHMETIC = frozenset({"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "&&", "||"})
 
 
+_COMPARISONS = frozenset({"==", "!=", "<", ">", "<=", ">="})
+
+
+def _returned(node: Node) -> bool:
+    parent = node.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        parent = parent.parent
+    return parent is not None and parent.type == "return_statement"
+
+
 def mismatched_operand_repairs(ctx: EditContext) -> Iterator[Candidate]:
     """An operator the compiler cannot apply to its operands (``s + flag`` of a string and a bool: "no match for
-    'operator+'", "bad operand types"): an operand added to a sound expression, so each operand is tried alone."""
+    'operator+'", "bad operand types"): an operand added to a sound expression, so each operand is tried alone. So
+    too a comparison returned where the method returns no boolean (``return ans.toString() == s;`` from a method
+    returning a String): a comparison put around the value meant."""
     lines = {d.line for d in ctx.diagnostics if d.code == "type-mismatch" and ctx.wanted(d.line)}
     for node in ctx.tree.named("binary_expression"):
         operator = operator_token(node)
-        if line_of(node) not in lines or operator is None or operator.type not in _ARITHMETIC:
+        if line_of(node) not in lines or operator is None:
+            continue
+        if operator.type not in _ARITHMETIC and not (operator.type in _COMPARISONS and _returned(node)):
             continue
         for kept in (node.child_by_field_name("left"), node.child_by_field_name("right")):
             if kept is None:
@@ -739,6 +753,29 @@ def _type_names(ctx: EditContext, unknown: str) -> list[str]:
     return [name for name in dict.fromkeys(ranked) if name != unknown][:MAX_TYPES]
 
 
+def _renamed_where_unresolved(
+    ctx: EditContext, symbol: str, pattern: str, renamed_use: Callable[[re.Match[str]], str], is_member: bool
+) -> str:
+    """The program with ``symbol`` renamed at every use but those where a variable of that name is in scope, its
+    declarations and comments: a name one function declares and another reads undeclared (a helper reading the
+    caller's local) stays as it is where it is declared, and in code commented out that may come back."""
+    comments = [ctx.tree.span(node) for node in ctx.tree.named("comment", "line_comment", "block_comment")]
+    resolved: set[int] = set()
+    if not is_member:
+        for node in ctx.tree.named("identifier"):
+            if ctx.tree.text(node) == symbol and (
+                ctx.is_declarator(node) or (ctx.is_variable_use(node) and symbol in ctx.visible_names(node))
+            ):
+                resolved.add(ctx.tree.span(node)[0])
+
+    def renamed(match: re.Match[str]) -> str:
+        at = match.end() - len(symbol)
+        kept = at in resolved or any(start <= at < end for start, end in comments)
+        return match.group(0) if kept else renamed_use(match)
+
+    return re.sub(pattern, renamed, ctx.source)
+
+
 def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
     source = ctx.source
     for diagnostic in ctx.diagnostics:
@@ -791,7 +828,7 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
             if on_line != text:
                 yield ctx.replace_span(priority, "rename_reference", "reference", line, start, end, on_line,
                                        description, bug)  # fmt: skip
-            renamed = re.sub(pattern, renamed_use, source)
+            renamed = _renamed_where_unresolved(ctx, symbol, pattern, renamed_use, is_member)
             if renamed != source:
                 yield ctx.make(priority + 1, "rename_reference", "reference", line, description + " everywhere",
                                renamed, bug)  # fmt: skip
