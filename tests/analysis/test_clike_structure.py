@@ -921,3 +921,36 @@ def test_a_call_one_argument_short_drops_the_parameter_that_only_goes_round_or_p
     sources = _sources(extra, "java", [error])
     assert all(extra.replace("visit(start, 0, 1)", f"visit({kept})") in sources
                for kept in ("0, 1", "start, 1", "start, 0"))  # fmt: skip
+
+
+def test_a_java_for_header_part_that_does_nothing_is_dropped_or_made_a_step() -> None:
+    code = (
+        "class Solution {\n    public int total(int[] nums) {\n        int i = 0, sum = 0;\n"
+        "        for (i; i < nums.length; i + 2) sum += nums[i];\n        return sum;\n    }\n}\n"
+    )
+    error = _error(4, "not-a-statement", "not a statement")
+    sources = _sources(code, "java", [error])
+    assert code.replace("for (i; ", "for (; ") in sources
+    assert code.replace("; i + 2)", "; i += 2)") in sources
+    # without the compiler's finding on the loop's line nothing is proposed
+    assert code.replace("for (i; ", "for (; ") not in _sources(code, "java", [_error(5, "not-a-statement")])
+
+
+def test_cpp_member_access_through_the_wrong_operator_is_mended() -> None:
+    code = (
+        "int third(ListNode* head, pair<int, int> p) {\n    ListNode* far = head->next-next;\n"
+        "    ListNode* near = head.next;\n    return far->val + near->val + p->first;\n}\n"
+    )
+    diagnostics = [
+        _error(2, "type-mismatch", "invalid operands of types 'ListNode*' and '<unresolved overloaded function "
+               "type>' to binary 'operator-'"),
+        _error(3, "member-access", "request for member 'next' in 'head', which is of pointer type 'ListNode*' (maybe "
+               "you meant to use '->' ?)"),
+        _error(4, "member-access", "base operand of '->' has non-pointer type 'std::pair<int, int>'"),
+    ]  # fmt: skip
+    sources = _sources(code, "cpp", diagnostics)
+    assert code.replace("head->next-next", "head->next->next") in sources
+    assert code.replace("head.next;", "head->next;") in sources
+    assert code.replace("p->first", "p.first") in sources
+    # without the compiler's findings the minus stays
+    assert not any(s.replace("head->next->next", "head->next-next") == code for s in _sources(code, "cpp", []))

@@ -552,6 +552,39 @@ _BEFORE_TOKEN = re.compile(r"before '(.+?)' token|illegal start of expression|il
 _NEVER_IN_CODE = frozenset({"@", "`", "\\"})
 
 
+# what Java lets stand alone as a statement (and so as a part of a for header before or after its condition)
+_STATEMENT_EXPRESSIONS = frozenset(
+    {"assignment_expression", "update_expression", "method_invocation", "object_creation_expression"}
+)
+
+
+def idle_for_part_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """A Java for header whose first or last part is a value that does nothing ("not a statement"): ``for (i; i <
+    n; i++)`` after ``int i = 0;`` above it loses the ``i`` (the loop starts from the value it has), and ``for (...;
+    i + 1)`` steps ``i += 1``."""
+    if ctx.language != "java":
+        return
+    lines = {d.line for d in ctx.diagnostics if d.code == "not-a-statement" and ctx.wanted(d.line)}
+    for loop in ctx.tree.named("for_statement"):
+        if line_of(loop) not in lines:
+            continue
+        for part in loop.children_by_field_name("init"):
+            if part.is_named and part.type not in _STATEMENT_EXPRESSIONS and part.type != "local_variable_declaration":
+                yield ctx.edit_at(P_HIGH, "drop_idle_for_part", "syntax", part, "",
+                                  f"drop '{shortened(ctx.tree.text(part))}' from the loop's start",
+                                  "illegal keywords")  # fmt: skip
+        for part in loop.children_by_field_name("update"):
+            if part.type in _STATEMENT_EXPRESSIONS or not part.is_named:
+                continue
+            operator = operator_token(part) if part.type == "binary_expression" else None
+            left = part.child_by_field_name("left")
+            if operator is not None and operator.type in ("+", "-") and left is not None and left.type == "identifier":
+                right = part.child_by_field_name("right")
+                stepped = f"{ctx.tree.text(left)} {operator.type}= {ctx.tree.text(right) if right else '1'}"
+                yield ctx.edit_at(P_HIGH, "step_idle_for_part", "syntax", part, stepped,
+                                  f"'{shortened(ctx.tree.text(part))}' -> '{stepped}'", "misused == or =")  # fmt: skip
+
+
 def stray_token_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Delete the token a parse error names (``expected unqualified-id before '/' token`` in ``nums1./end()``):
     a character typed where nothing may stand, the one nearest the reported column first. On any line that does not
@@ -657,6 +690,52 @@ def mismatched_operand_repairs(ctx: EditContext) -> Iterator[Candidate]:
             whole, alone = ctx.tree.text(node), ctx.tree.text(kept)
             yield ctx.edit_node(P_MID, "drop_operand", "reference", node, alone,
                                 f"'{shortened(whole)}' -> '{shortened(alone)}'", "undefined objects")  # fmt: skip
+
+
+_POINTER_MEMBER = re.compile(r"request for member '(\w+)' in '([^']*)', which is of pointer type")
+_NO_POINTER = re.compile(r"base operand of '->' (?:has|is) (?:a )?non-pointer type")
+
+
+def member_access_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """C++'s two ways to reach a member mixed up: ``node.next`` on a pointer ("request for member 'next' in 'node',
+    which is of pointer type") takes ``->``, ``node->next`` on an object takes ``.``; and ``head->next-next``, an
+    arrow that lost its '>' (a '-' whose right side is a member name the program reaches through '->' elsewhere,
+    which g++ takes for ``std::next``), gets it back."""
+    if ctx.language != "cpp":
+        return
+    to_arrow: dict[int, set[str]] = {}
+    to_dot: set[int] = set()
+    for diagnostic in ctx.diagnostics:
+        if diagnostic.code != "member-access" or not ctx.wanted(diagnostic.line):
+            continue
+        found = _POINTER_MEMBER.search(diagnostic.message)
+        if found is not None:
+            to_arrow.setdefault(diagnostic.line, set()).add(found.group(1))
+        elif _NO_POINTER.search(diagnostic.message):
+            to_dot.add(diagnostic.line)
+    arrow_members = set()
+    for node in ctx.tree.named("field_expression"):
+        operator, field = node.child_by_field_name("operator"), node.child_by_field_name("field")
+        if operator is None or field is None:
+            continue
+        line, member = line_of(node), ctx.tree.text(field)
+        reached = shortened(ctx.source[ctx.tree.span(node)[0] : ctx.tree.span(operator)[0]])
+        if operator.type == "->":
+            arrow_members.add(member)
+        if operator.type == "." and member in to_arrow.get(line, ()):
+            yield ctx.edit_at(P_HIGH, "dot_to_arrow", "reference", operator, "->",
+                              f"'{reached}.{member}' -> '{reached}->{member}'", "undefined objects")  # fmt: skip
+        elif operator.type == "->" and line in to_dot:
+            yield ctx.edit_at(P_HIGH, "arrow_to_dot", "reference", operator, ".",
+                              f"'{reached}->{member}' -> '{reached}.{member}'", "undefined objects")  # fmt: skip
+    mismatched = {d.line for d in ctx.diagnostics if d.code == "type-mismatch" and ctx.wanted(d.line)}
+    for node in ctx.tree.named("binary_expression"):
+        operator, right = operator_token(node), node.child_by_field_name("right")
+        if line_of(node) not in mismatched or operator is None or operator.type != "-" or right is None:
+            continue
+        if right.type == "identifier" and ctx.tree.text(right) in arrow_members:
+            yield ctx.edit_at(P_HIGH, "minus_to_arrow", "syntax", operator, "->",
+                              f"'-{ctx.tree.text(right)}' -> '->{ctx.tree.text(right)}'", "missing colons")  # fmt: skip
 
 
 _LITERAL_KIND_MISMATCH = re.compile(
@@ -1236,6 +1315,7 @@ def candidate_edits(
                 lambda: assignment_repairs(ctx),
                 lambda: separation_repairs(ctx),
                 lambda: stray_token_repairs(ctx, lexed),
+                lambda: idle_for_part_repairs(ctx),
                 lambda: garbled_comparison_repairs(ctx, lexed),
                 lambda: literal_kind_repairs(ctx, lexed),
                 lambda: delete_line_repairs(ctx),
@@ -1244,6 +1324,7 @@ def candidate_edits(
             operators += [
                 lambda: reference_repairs(ctx),
                 lambda: mismatched_operand_repairs(ctx),
+                lambda: member_access_repairs(ctx),
                 lambda: cast_repairs(ctx),
                 lambda: foreign_word_repairs(ctx, lexed),
                 lambda: java_var_repairs(ctx),
