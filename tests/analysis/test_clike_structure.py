@@ -4,13 +4,14 @@ compile-fix rounds of the repair search find fixes that need two of them at once
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
 from debugtutor.analysis.clike.edits import candidate_edits
-from debugtutor.analysis.clike.repair import arepair_compiled
+from debugtutor.analysis.clike.repair import CompiledVerifier, _compile_fix_rounds, arepair_compiled
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
-from debugtutor.analysis.repair import RepairBudget, RepairSearch
+from debugtutor.analysis.repair import Repair, RepairBudget, RepairSearch
 from debugtutor.analysis.static import Diagnostic
 from debugtutor.sandbox import LeetCodeCall
 
@@ -954,3 +955,27 @@ def test_cpp_member_access_through_the_wrong_operator_is_mended() -> None:
     assert code.replace("p->first", "p.first") in sources
     # without the compiler's findings the minus stays
     assert not any(s.replace("head->next->next", "head->next-next") == code for s in _sources(code, "cpp", []))
+
+
+def test_a_loop_body_commented_out_above_a_missing_return_comes_back_in_the_compile_fix_rounds() -> None:
+    # the loop's body hidden in a comment makes the return its body: javac says only "missing return statement",
+    # on the method's last line, far from the comment
+    code = (
+        "class Solution {\n    public int countAbove(int[] values, int limit) {\n        int count = 0;\n"
+        "        for (int i = 0; i < values.length; i++)\n        /*  if (values[i] > limit) {\n"
+        "                count++;\n            }  */\n\n        return count;\n    }\n}\n"
+    )
+    calls = [
+        LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=2),
+        LeetCodeCall(args={"values": [3, 3], "limit": 4}, expected=0),
+    ]
+    verifier = CompiledVerifier("java", calls, "countAbove", code, 2.0, "exact")
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=100, per_test_s=2.0)
+
+    async def rounds() -> tuple[str, Repair | None]:
+        await verifier.verify([code], 30.0)
+        current, _, found, _ = await _compile_fix_rounds(code, verifier, budget, time.monotonic())
+        return current, found
+
+    _, found = asyncio.run(rounds())
+    assert found is not None and "/*" not in found.source and "count++;" in found.source

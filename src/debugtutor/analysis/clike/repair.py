@@ -300,6 +300,29 @@ def _applied(edit: Edit, original_line: int | None, made_it_compile: bool) -> Ap
     )
 
 
+def _comments_above_missing_return(verifier: CompiledVerifier, current: str, errors: list[int]) -> set[int]:
+    """The lines comments start on in a method the compiler says can end without returning: code commented out
+    there (a loop's body, so that the return below became the body) may be what the method lost."""
+    ends = {
+        diagnostic.line
+        for diagnostic in verifier.diagnostics.get(current, [])
+        if diagnostic.line in errors and diagnostic.code == "missing-return"
+    }
+    if not ends:
+        return set()
+    tree = parse(current, verifier.language)
+    methods = [
+        (line_of(node), node.end_point[0] + 1)
+        for node in tree.named(*FUNCTION_TYPES)
+        if any(line_of(node) <= end <= node.end_point[0] + 1 for end in ends)
+    ]
+    return {
+        line_of(node)
+        for node in tree.named("comment", "block_comment", "line_comment")
+        if any(start <= line_of(node) <= end for start, end in methods)
+    }
+
+
 def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list[int]) -> list[Edit]:
     """Syntax and reference edits near each line with a blocking error, the most plausible few per line."""
     # a bracket the compiler found closed by the wrong closer was opened on a line it names
@@ -318,7 +341,11 @@ def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list
         if diagnostic.line in errors
         for line in quoted_declarations(current, diagnostic)
     }
-    wanted = {line + delta for line in errors for delta in (-2, -1, 0, 1)} | declared
+    wanted = (
+        {line + delta for line in errors for delta in (-2, -1, 0, 1)}
+        | declared
+        | _comments_above_missing_return(verifier, current, errors)
+    )
     # a block opened without its '{' a few lines up ends at its '}', and what follows that '}' is out of place
     lines = current.split("\n")
     headers = {
