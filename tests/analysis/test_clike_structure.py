@@ -979,3 +979,19 @@ def test_a_loop_body_commented_out_above_a_missing_return_comes_back_in_the_comp
 
     _, found = asyncio.run(rounds())
     assert found is not None and "/*" not in found.source and "count++;" in found.source
+
+
+def test_a_call_one_argument_short_may_pass_what_a_call_of_the_same_function_beside_it_passes() -> None:
+    code = (
+        "class Solution {\npublic:\n    int best = 0;\n    void walk(TreeNode* node, int depth) {\n"
+        "        if (!node) return;\n        best = max(best, depth);\n        walk(node->left, depth + 1);\n"
+        "        walk(node->right);\n    }\n};\n"
+    )
+    error = _error(8, "no-matching-call", "no matching function for call to 'Solution::walk(TreeNode*&)'",
+                   category="reference")  # fmt: skip
+    edits = [e for e in candidate_edits(code, "cpp", diagnostics=[error]) if e.operator == "match_arity"]
+    sibling = code.replace("walk(node->right);", "walk(node->right, depth + 1);")
+    named = code.replace("walk(node->right);", "walk(node->right, depth);")
+    sources = [edit.source for edit in edits]
+    assert sibling in sources and named in sources
+    assert sources.index(sibling) < sources.index(named)  # the sibling's argument first

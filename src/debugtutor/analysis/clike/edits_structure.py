@@ -48,6 +48,7 @@ from debugtutor.analysis.clike.context import (
     line_bounds,
     source_lines,
 )
+from debugtutor.analysis.clike.edits_logic import shortened
 from debugtutor.analysis.clike.syntax_tree import (
     BRACKET_PAIRS,
     FUNCTION_TYPES,
@@ -525,6 +526,16 @@ def arity_repairs(ctx: EditContext) -> Iterator[Candidate]:
                 if variable is None:
                     continue
                 passed = [ctx.tree.text(node) for node in given]
+                # what a call of the same function nearby passes there (``dfs(root->left, depth + 1)`` beside
+                # ``dfs(root->right)``), the nearest first: the lost argument was most likely written like it
+                siblings = sorted(
+                    (g for _, g in uses if len(g) == len(declared)),
+                    key=lambda g: abs(line_of(g[index]) - line_of(arguments)),
+                )
+                for sibling in dict.fromkeys(ctx.tree.text(g[index]) for g in siblings):
+                    if sibling != variable:
+                        yield _relisted(ctx, [(arguments, [*passed[:index], sibling, *passed[index:]])],
+                                        f"pass '{shortened(sibling)}' to {name}(...) as another call does")  # fmt: skip
                 if variable in ctx.declared_names:
                     yield _relisted(ctx, [(arguments, [*passed[:index], variable, *passed[index:]])],
                                     f"pass '{variable}' to {name}(...)")  # fmt: skip
