@@ -630,3 +630,39 @@ def test_a_value_kept_from_zero_that_nothing_divides_by_divides_what_its_block_r
         if e.operator == "guarded_divisor"
     ]
     assert quotients == ["if (0 != parts) share = (total / parts) * v[k];"]
+
+
+def test_a_child_left_null_beside_its_sibling_built_by_a_call_is_built_by_the_mirrored_call() -> None:
+    java = """class Solution {
+    private TreeNode build(int lo, int hi, int values[], Map<Integer, Integer> at) {
+        if (lo > hi) return null;
+        TreeNode root = new TreeNode(values[hi]);
+        int mid = at.get(root.val);
+        root.right = null;
+        root.left = build(lo, mid - 1, values, at);
+        return root;
+    }
+}
+"""
+    built = [e.source for e in candidate_edits(java, "java", categories=("logic",)) if e.operator == "mirrored_child"]
+    # the range split at mid taken from its other side first (the array parameter is no bound), then the same call
+    assert built == [
+        java.replace("root.right = null;", "root.right = build(mid + 1, hi, values, at);"),
+        java.replace("root.right = null;", "root.right = build(lo, mid - 1, values, at);"),
+    ]
+    cpp = """class Solution {
+public:
+    TreeNode* flip(TreeNode* node) {
+        if (!node) return nullptr;
+        TreeNode* copy = new TreeNode(node->val);
+        copy->left = flip(node->right);
+        copy->right = nullptr;
+        return copy;
+    }
+};
+"""
+    built = [e.source for e in candidate_edits(cpp, "cpp", categories=("logic",)) if e.operator == "mirrored_child"]
+    assert built[0] == cpp.replace("copy->right = nullptr;", "copy->right = flip(node->left);")
+    # both children built already: nothing to mirror
+    both = cpp.replace("copy->right = nullptr;", "copy->right = flip(node->left);")
+    assert not [e for e in candidate_edits(both, "cpp", categories=("logic",)) if e.operator == "mirrored_child"]

@@ -35,6 +35,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     function_signature,
     line_of,
     operator_token,
+    parameter_list,
     typed_declarators,
 )
 from debugtutor.analysis.edits._base import EditCategory
@@ -1170,6 +1171,95 @@ def mirrored_name_edits(ctx: EditContext) -> Iterator[Candidate]:
         yield ctx.make(P_LOW, "exchange_names", "logic", line, description, source, "variable error")
 
 
+_CHILD_LINKS = {"left": "right", "right": "left"}
+_NULLS = frozenset({"null", "NULL", "nullptr"})
+
+
+_WHOLE_NUMBER_TYPES = frozenset({"int", "long", "long long", "short", "size_t", "unsigned", "unsigned int"})
+
+
+def _whole_number_parameters(ctx: EditContext, function: Node) -> list[str]:
+    """The names of ``function``'s parameters in order, "" for one that is no whole number (an index, a bound)."""
+    parameters = parameter_list(function)
+    if parameters is None:
+        return []
+    names = []
+    for parameter in parameters.named_children:
+        kind = parameter.child_by_field_name("type")
+        identifiers = [node for node in ctx.tree.walk(parameter) if node.type == "identifier"]
+        whole = (
+            kind is not None
+            and " ".join(ctx.tree.text(kind).split()) in _WHOLE_NUMBER_TYPES
+            and not re.search(r"[\[*]", ctx.tree.text(parameter))  # (``int postorder[]``, ``int* nums``)
+        )
+        names.append(ctx.tree.text(identifiers[-1]) if identifiers and whole else "")
+    return names
+
+
+def _mirrored_arguments(ctx: EditContext, arguments: list[Node], parameters: list[str]) -> Iterator[list[str]]:
+    """The arguments of a call that builds one child, as the call that builds the other would pass them: a range
+    split at a point (``l, mid - 1``) taken from the other side of the point (``mid + 1, r``); ``left`` and
+    ``right`` exchanged (``node.left`` -> ``node.right``)."""
+    texts = [ctx.tree.text(node) for node in arguments]
+    own = [i for i, text in enumerate(texts) if i < len(parameters) and parameters[i] and text == parameters[i]]
+    split = [
+        i for i, node in enumerate(arguments)
+        if node.type == "binary_expression" and (token := operator_token(node)) is not None and token.type in "+-"
+        and len(token.type) == 1 and i < len(parameters) and parameters[i]
+    ]  # fmt: skip
+    # (the range's other end is the parameter passed on beside the split, in its own place)
+    bounds = [i for i in own if len(split) == 1 and abs(i - split[0]) == 1]
+    if len(bounds) == 1:
+        node, token = arguments[split[0]], operator_token(arguments[split[0]])
+        assert token is not None
+        start, cut, end = ctx.tree.span(node)[0], ctx.tree.span(token)[0], ctx.tree.span(node)[1]
+        flipped = ctx.source[start:cut] + ("+" if token.type == "-" else "-") + ctx.source[cut + 1 : end]
+        mirrored = list(texts)
+        mirrored[bounds[0]], mirrored[split[0]] = flipped, parameters[split[0]]
+        yield mirrored
+    swapped = [re.sub(r"\b(left|right)\b", lambda m: _CHILD_LINKS[m.group(1)], text) for text in texts]
+    if swapped != texts:
+        yield swapped
+
+
+def mirrored_child_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """A child link set to null beside its sibling link set by a call (``root.right = null;`` beside ``root.left =
+    build(l, in - 1, ...)``): the other child is built by the mirrored call (``build(in + 1, r, ...)``), else by the
+    same call. A tree built by recursion builds both children alike; a null left in place of one is a call lost."""
+    links: dict[tuple[int, str], dict[str, Node]] = {}
+    for node in ctx.tree.named("assignment_expression"):
+        target, value = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if target is None or value is None or target.type not in ("field_access", "field_expression"):
+            continue
+        field = target.child_by_field_name("field")
+        holder_node = target.child_by_field_name("object") or target.child_by_field_name("argument")
+        function = enclosing(node, FUNCTION_TYPES)
+        if field is None or holder_node is None or function is None or ctx.tree.text(field) not in _CHILD_LINKS:
+            continue
+        links.setdefault((function.id, ctx.tree.text(holder_node)), {})[ctx.tree.text(field)] = value
+    for (_, holder), values in links.items():
+        for link, value in values.items():
+            other = values.get(_CHILD_LINKS[link])
+            if ctx.tree.text(value) not in _NULLS or other is None or not ctx.wanted(line_of(value)):
+                continue
+            if other.type not in ("call_expression", "method_invocation"):
+                continue
+            arguments_node = other.child_by_field_name("arguments")
+            function = enclosing(other, FUNCTION_TYPES)
+            if arguments_node is None or function is None:
+                continue
+            callee = ctx.source[ctx.tree.span(other)[0] : ctx.tree.span(arguments_node)[0]]
+            arguments = list(arguments_node.named_children)
+            offered = []
+            for mirrored in _mirrored_arguments(ctx, arguments, _whole_number_parameters(ctx, function)):
+                offered.append(f"{callee}({', '.join(mirrored)})")
+            offered.append(ctx.tree.text(other))
+            for call in dict.fromkeys(offered):
+                yield ctx.edit_node(P_LOW, "mirrored_child", "logic", value, call,
+                                    f"{holder}'s {link} child null -> '{shortened(call)}', as its sibling is built",
+                                    "variable error")  # fmt: skip
+
+
 def unread_total_edits(ctx: EditContext) -> Iterator[Candidate]:
     """A total a function accumulates and never reads (``count += m - n;`` ... ``return left + right;``), left out
     of what it returns: added to a returned sum, or returned in place of a single name."""
@@ -1243,6 +1333,7 @@ LOGIC_OPERATORS = (
     missing_return_edits,
     unread_total_edits,
     mirrored_name_edits,
+    mirrored_child_edits,
     exchanged_target_edits,
     reset_value_edits,
     fresh_per_pass_edits,
