@@ -450,3 +450,19 @@ def test_a_name_renamed_everywhere_stays_where_it_is_declared_and_in_comments() 
     # the caller's local, its reads and the comment keep their name; the helpers' undeclared reads are renamed
     assert lines[2:6] == code.splitlines()[2:6]
     assert lines[8].strip() == "return value * value;" and lines[11].strip() == "return value + value;"
+
+
+def test_an_undefined_helper_named_for_what_it_computes_becomes_the_library_expression_that_computes_it() -> None:
+    java = (
+        "class Solution {\n    public int best(int[][] rows) {\n        int top = 0;\n"
+        "        for (int[] row : rows) top = Math.max(top, calculateRowSum(row));\n        return top;\n    }\n}\n"
+    )
+    found = _descriptions(java, "java", {4}, [_reference(4, "calculateRowSum")])
+    named = [d for d in found if "stream" in d]
+    assert named[0] == "'calculateRowSum(row)' -> 'Arrays.stream(row).sum()'"
+    # (before the templates that fit any one-argument helper)
+    assert found.index(named[0]) < found.index("'calculateRowSum(row)' -> 'Math.abs(row)'")
+    cpp = "int f(vector<int>& v) {\n    return get_largest_value(v) - 1;\n}\n"
+    found = _descriptions(cpp, "cpp", {2}, [_reference(2, "get_largest_value")])
+    assert "'get_largest_value(v)' -> '*max_element(v.begin(), v.end())'" in found
+    assert not any("accumulate" in d for d in found)  # no word of its name says it adds up

@@ -61,6 +61,38 @@ _LIBRARY_EXPRESSIONS = {
         2: ("Math.abs({0} - {1})", "Math.max({0}, {1})", "Math.min({0}, {1})", "{0} + {1}", "{0} - {1}"),
     },
 }
+# What a helper of one argument nobody wrote computed, told by a word of its name (``calculateRowSum(mat[i])``,
+# ``getMaxValue(nums)``), for each kind of collection the argument may be: the compiler tells which fits.
+_NAMED_EXPRESSIONS: dict[str, tuple[tuple[frozenset[str], tuple[str, ...]], ...]] = {
+    "cpp": (
+        (frozenset({"sum", "total"}),
+         ("accumulate({0}.begin(), {0}.end(), 0)", "accumulate({0}.begin(), {0}.end(), 0LL)")),
+        (frozenset({"max", "maximum", "largest", "biggest"}), ("*max_element({0}.begin(), {0}.end())",)),
+        (frozenset({"min", "minimum", "smallest"}), ("*min_element({0}.begin(), {0}.end())",)),
+        (frozenset({"size", "length", "len", "count"}), ("{0}.size()",)),
+        (frozenset({"reverse", "reversed"}), ("string({0}.rbegin(), {0}.rend())",)),
+    ),
+    "java": (
+        (frozenset({"sum", "total"}), ("Arrays.stream({0}).sum()", "{0}.stream().mapToInt(Integer::intValue).sum()")),
+        (frozenset({"max", "maximum", "largest", "biggest"}),
+         ("Arrays.stream({0}).max().getAsInt()", "Collections.max({0})")),
+        (frozenset({"min", "minimum", "smallest"}), ("Arrays.stream({0}).min().getAsInt()", "Collections.min({0})")),
+        (frozenset({"size", "length", "len", "count"}), ("{0}.length", "{0}.size()", "{0}.length()")),
+        (frozenset({"reverse", "reversed"}), ("new StringBuilder({0}).reverse().toString()",)),
+    ),
+}  # fmt: skip
+
+
+def _name_words(symbol: str) -> set[str]:
+    """The lower-case words of a camelCase or snake_case name."""
+    return {word.lower() for word in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", symbol)}
+
+
+def _named_expressions(language: str, symbol: str) -> list[str]:
+    words = _name_words(symbol)
+    return [template for told, templates in _NAMED_EXPRESSIONS[language] if words & told for template in templates]
+
+
 # ... and what one made for its effect on its only argument did (``reverseString(v);``).
 _LIBRARY_STATEMENTS = {
     "cpp": ("reverse({0}.begin(), {0}.end())", "sort({0}.begin(), {0}.end())"),
@@ -235,6 +267,8 @@ def undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> Iterat
                 yield ctx.edit_at(P_MID, "unwrap_call", "reference", call, text,
                                   f"'{ctx.tree.text(call)}' -> '{text}'", "undefined methods")  # fmt: skip
         templates = _LIBRARY_EXPRESSIONS[ctx.language].get(len(texts), ())
+        if len(texts) == 1:
+            templates = (*_named_expressions(ctx.language, symbol), *templates)
         if as_statement:
             templates = _LIBRARY_STATEMENTS[ctx.language] if len(texts) == 1 else ()
         for template in templates:
@@ -279,7 +313,7 @@ def every_undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> 
         if statements:
             templates = _LIBRARY_STATEMENTS[ctx.language] if arity == 1 else ()
         elif arity == 1:
-            templates = ("{0}", *templates)
+            templates = (*_named_expressions(ctx.language, symbol), "{0}", *templates)
         for template in templates:
             shown = template.format(*(f"<{n + 1}>" for n in range(arity)))
             replacements.append((f"'{symbol}(...)' -> '{shown}'", template, False))
