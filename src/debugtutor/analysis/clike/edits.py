@@ -53,6 +53,7 @@ from debugtutor.analysis.clike.nulls import (
 )
 from debugtutor.analysis.clike.syntax_tree import (
     BRACKET_PAIRS,
+    COMMENT_TYPES,
     CompiledLanguage,
     Token,
     indent_width,
@@ -565,6 +566,8 @@ def idle_for_part_repairs(ctx: EditContext) -> Iterator[Candidate]:
     if ctx.language != "java":
         return
     lines = {d.line for d in ctx.diagnostics if d.code == "not-a-statement" and ctx.wanted(d.line)}
+    if not lines:
+        return
     for loop in ctx.tree.named("for_statement"):
         if line_of(loop) not in lines:
             continue
@@ -713,22 +716,27 @@ def member_access_repairs(ctx: EditContext) -> Iterator[Candidate]:
             to_arrow.setdefault(diagnostic.line, set()).add(found.group(1))
         elif _NO_POINTER.search(diagnostic.message):
             to_dot.add(diagnostic.line)
+    mismatched = {d.line for d in ctx.diagnostics if d.code == "type-mismatch" and ctx.wanted(d.line)}
+    if not (to_arrow or to_dot or mismatched):
+        return
     arrow_members = set()
     for node in ctx.tree.named("field_expression"):
         operator, field = node.child_by_field_name("operator"), node.child_by_field_name("field")
         if operator is None or field is None:
             continue
         line, member = line_of(node), ctx.tree.text(field)
-        reached = shortened(ctx.source[ctx.tree.span(node)[0] : ctx.tree.span(operator)[0]])
         if operator.type == "->":
             arrow_members.add(member)
-        if operator.type == "." and member in to_arrow.get(line, ()):
-            yield ctx.edit_at(P_HIGH, "dot_to_arrow", "reference", operator, "->",
-                              f"'{reached}.{member}' -> '{reached}->{member}'", "undefined objects")  # fmt: skip
-        elif operator.type == "->" and line in to_dot:
-            yield ctx.edit_at(P_HIGH, "arrow_to_dot", "reference", operator, ".",
-                              f"'{reached}->{member}' -> '{reached}.{member}'", "undefined objects")  # fmt: skip
-    mismatched = {d.line for d in ctx.diagnostics if d.code == "type-mismatch" and ctx.wanted(d.line)}
+        flipped = (
+            "->" if operator.type == "." and member in to_arrow.get(line, ())
+            else "." if operator.type == "->" and line in to_dot
+            else None
+        )  # fmt: skip
+        if flipped is not None:
+            reached = shortened(ctx.source[ctx.tree.span(node)[0] : ctx.tree.span(operator)[0]])
+            yield ctx.edit_at(P_HIGH, "dot_to_arrow" if flipped == "->" else "arrow_to_dot", "reference", operator,
+                              flipped, f"'{reached}{operator.type}{member}' -> '{reached}{flipped}{member}'",
+                              "undefined objects")  # fmt: skip
     for node in ctx.tree.named("binary_expression"):
         operator, right = operator_token(node), node.child_by_field_name("right")
         if line_of(node) not in mismatched or operator is None or operator.type != "-" or right is None:
@@ -832,13 +840,12 @@ def _type_names(ctx: EditContext, unknown: str) -> list[str]:
     return [name for name in dict.fromkeys(ranked) if name != unknown][:MAX_TYPES]
 
 
-def _renamed_where_unresolved(
-    ctx: EditContext, symbol: str, pattern: str, renamed_use: Callable[[re.Match[str]], str], is_member: bool
-) -> str:
-    """The program with ``symbol`` renamed at every use but those where a variable of that name is in scope, its
-    declarations and comments: a name one function declares and another reads undeclared (a helper reading the
-    caller's local) stays as it is where it is declared, and in code commented out that may come back."""
-    comments = [ctx.tree.span(node) for node in ctx.tree.named("comment", "line_comment", "block_comment")]
+def _kept_in_a_rename(ctx: EditContext, symbol: str, is_member: bool) -> Callable[[int], bool]:
+    """Whether a use of ``symbol`` starting at a position keeps its name when the symbol is renamed everywhere: where a
+    variable of that name is in scope, where it is declared, and in comments. A name one function declares and
+    another reads undeclared (a helper reading the caller's local) stays as it is where it is declared, and in code
+    commented out that may come back."""
+    comments = [ctx.tree.span(node) for node in ctx.tree.named(*COMMENT_TYPES)]
     resolved: set[int] = set()
     if not is_member:
         for node in ctx.tree.named("identifier"):
@@ -846,13 +853,7 @@ def _renamed_where_unresolved(
                 ctx.is_declarator(node) or (ctx.is_variable_use(node) and symbol in ctx.visible_names(node))
             ):
                 resolved.add(ctx.tree.span(node)[0])
-
-    def renamed(match: re.Match[str]) -> str:
-        at = match.end() - len(symbol)
-        kept = at in resolved or any(start <= at < end for start, end in comments)
-        return match.group(0) if kept else renamed_use(match)
-
-    return re.sub(pattern, renamed, ctx.source)
+    return lambda at: at in resolved or any(start <= at < end for start, end in comments)
 
 
 def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
@@ -896,6 +897,7 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
                 replacements += [(P_MID, other, bug) for other in visible[:MAX_VISIBLE]]
         yield from _unwrap_calls(ctx, line, start, text, symbol, is_member, returning=P_FIRST)
         pattern = rf"(?<=[.>])\s*{re.escape(symbol)}\b" if is_member else rf"(?<![\w.]){re.escape(symbol)}\b"
+        kept = _kept_in_a_rename(ctx, symbol, is_member)
         for priority, new, bug in replacements:
             description = f"'{symbol}' -> '{new or '(nothing)'}'"
             # every use on the line, then every use in the program, then each use alone
@@ -907,7 +909,12 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
             if on_line != text:
                 yield ctx.replace_span(priority, "rename_reference", "reference", line, start, end, on_line,
                                        description, bug)  # fmt: skip
-            renamed = _renamed_where_unresolved(ctx, symbol, pattern, renamed_use, is_member)
+
+            def renamed_unless_kept(match: re.Match[str], renamed_use: Callable[[re.Match[str]], str] = renamed_use,
+                                    kept: Callable[[int], bool] = kept, width: int = len(symbol)) -> str:  # fmt: skip
+                return match.group(0) if kept(match.end() - width) else renamed_use(match)
+
+            renamed = re.sub(pattern, renamed_unless_kept, source)
             if renamed != source:
                 yield ctx.make(priority + 1, "rename_reference", "reference", line, description + " everywhere",
                                renamed, bug)  # fmt: skip

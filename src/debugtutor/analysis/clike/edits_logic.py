@@ -1173,27 +1173,24 @@ def mirrored_name_edits(ctx: EditContext) -> Iterator[Candidate]:
 
 _CHILD_LINKS = {"left": "right", "right": "left"}
 _NULLS = frozenset({"null", "NULL", "nullptr"})
-
-
 _WHOLE_NUMBER_TYPES = frozenset({"int", "long", "long long", "short", "size_t", "unsigned", "unsigned int"})
 
 
 def _whole_number_parameters(ctx: EditContext, function: Node) -> list[str]:
     """The names of ``function``'s parameters in order, "" for one that is no whole number (an index, a bound)."""
-    parameters = parameter_list(function)
-    if parameters is None:
+    signature, parameters = function_signature(ctx.tree, function), parameter_list(function)
+    if signature is None or parameters is None:
         return []
-    names = []
-    for parameter in parameters.named_children:
+
+    def whole(parameter: Node) -> bool:
         kind = parameter.child_by_field_name("type")
-        identifiers = [node for node in ctx.tree.walk(parameter) if node.type == "identifier"]
-        whole = (
+        return (
             kind is not None
             and " ".join(ctx.tree.text(kind).split()) in _WHOLE_NUMBER_TYPES
             and not re.search(r"[\[*]", ctx.tree.text(parameter))  # (``int postorder[]``, ``int* nums``)
         )
-        names.append(ctx.tree.text(identifiers[-1]) if identifiers and whole else "")
-    return names
+
+    return [name if whole(parameter) else "" for name, parameter in zip(signature[1], parameters.named_children)]
 
 
 def _mirrored_arguments(ctx: EditContext, arguments: list[Node], parameters: list[str]) -> Iterator[list[str]]:
@@ -1202,15 +1199,15 @@ def _mirrored_arguments(ctx: EditContext, arguments: list[Node], parameters: lis
     ``right`` exchanged (``node.left`` -> ``node.right``)."""
     texts = [ctx.tree.text(node) for node in arguments]
     own = [i for i, text in enumerate(texts) if i < len(parameters) and parameters[i] and text == parameters[i]]
+    signs = [operator_token(node) if node.type == "binary_expression" else None for node in arguments]
     split = [
-        i for i, node in enumerate(arguments)
-        if node.type == "binary_expression" and (token := operator_token(node)) is not None and token.type in "+-"
-        and len(token.type) == 1 and i < len(parameters) and parameters[i]
+        i for i, sign in enumerate(signs)
+        if sign is not None and sign.type in ("+", "-") and i < len(parameters) and parameters[i]
     ]  # fmt: skip
     # (the range's other end is the parameter passed on beside the split, in its own place)
     bounds = [i for i in own if len(split) == 1 and abs(i - split[0]) == 1]
     if len(bounds) == 1:
-        node, token = arguments[split[0]], operator_token(arguments[split[0]])
+        node, token = arguments[split[0]], signs[split[0]]
         assert token is not None
         start, cut, end = ctx.tree.span(node)[0], ctx.tree.span(token)[0], ctx.tree.span(node)[1]
         flipped = ctx.source[start:cut] + ("+" if token.type == "-" else "-") + ctx.source[cut + 1 : end]
@@ -1226,7 +1223,7 @@ def mirrored_child_edits(ctx: EditContext) -> Iterator[Candidate]:
     """A child link set to null beside its sibling link set by a call (``root.right = null;`` beside ``root.left =
     build(l, in - 1, ...)``): the other child is built by the mirrored call (``build(in + 1, r, ...)``), else by the
     same call. A tree built by recursion builds both children alike; a null left in place of one is a call lost."""
-    links: dict[tuple[int, str], dict[str, Node]] = {}
+    links: dict[tuple[int, str], tuple[Node, dict[str, Node]]] = {}  # (function, holder) -> (function, link values)
     for node in ctx.tree.named("assignment_expression"):
         target, value = node.child_by_field_name("left"), node.child_by_field_name("right")
         if target is None or value is None or target.type not in ("field_access", "field_expression"):
@@ -1236,17 +1233,14 @@ def mirrored_child_edits(ctx: EditContext) -> Iterator[Candidate]:
         function = enclosing(node, FUNCTION_TYPES)
         if field is None or holder_node is None or function is None or ctx.tree.text(field) not in _CHILD_LINKS:
             continue
-        links.setdefault((function.id, ctx.tree.text(holder_node)), {})[ctx.tree.text(field)] = value
-    for (_, holder), values in links.items():
+        links.setdefault((function.id, ctx.tree.text(holder_node)), (function, {}))[1][ctx.tree.text(field)] = value
+    for (_, holder), (function, values) in links.items():
         for link, value in values.items():
             other = values.get(_CHILD_LINKS[link])
             if ctx.tree.text(value) not in _NULLS or other is None or not ctx.wanted(line_of(value)):
                 continue
-            if other.type not in ("call_expression", "method_invocation"):
-                continue
             arguments_node = other.child_by_field_name("arguments")
-            function = enclosing(other, FUNCTION_TYPES)
-            if arguments_node is None or function is None:
+            if other.type not in ("call_expression", "method_invocation") or arguments_node is None:
                 continue
             callee = ctx.source[ctx.tree.span(other)[0] : ctx.tree.span(arguments_node)[0]]
             arguments = list(arguments_node.named_children)

@@ -44,6 +44,7 @@ from debugtutor.analysis.clike.harness import (
 )
 from debugtutor.analysis.clike.smells import smell_mends
 from debugtutor.analysis.clike.syntax_tree import (
+    COMMENT_TYPES,
     FUNCTION_TYPES,
     CompiledLanguage,
     function_signature,
@@ -318,7 +319,7 @@ def _comments_above_missing_return(verifier: CompiledVerifier, current: str, err
     ]
     return {
         line_of(node)
-        for node in tree.named("comment", "block_comment", "line_comment")
+        for node in tree.named(*COMMENT_TYPES)
         if any(start <= line_of(node) <= end for start, end in methods)
     }
 

@@ -77,6 +77,7 @@ FUNCTION_TYPES = frozenset(
 )
 CLASS_TYPES = frozenset({"class_specifier", "struct_specifier", "class_declaration", "interface_declaration"})
 DECISION_TYPES = frozenset({"if_statement", "while_statement", "for_statement", "do_statement", "switch_statement"})
+COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment"})  # (C++ has one kind, Java two)
 
 
 @cache
