@@ -283,6 +283,24 @@ def test_a_semicolon_that_empties_a_loop_is_dropped(language: str) -> None:
     assert not any(e.operator == "drop_empty_body" for e in candidate_edits(good, language))  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_body_begun_on_the_header_line_is_braced_over_the_lines_indented_under_it(language: str) -> None:
+    """``while (...) a; b;`` over deeper-indented lines that hold a block of their own: the braces take the rest of
+    the header's line and those lines, the inner block's ``}`` included, and stop at the enclosing block's."""
+    good = WINDOW[language].replace("i++;", "if (i <= j) {\n                    i++;\n                }")
+    broken = good.replace("k) {\n                product /= nums[i];", "k) product /= nums[i];").replace(
+        "                }\n            }\n            result", "                }\n            result"
+    )
+    assert broken.count("{") == good.count("{") - 1
+    braced = good.replace("k) {\n                product /= nums[i];", "k) { product /= nums[i];").replace(
+        "                }\n            }\n            result", "                } }\n            result"
+    )
+    assert braced in [e.source for e in candidate_edits(broken, language) if e.operator == "brace_body"]  # type: ignore[arg-type]
+    # a body on the header's line with nothing indented under it is left alone
+    alone = good.replace("result += j - i + 1;", "if (i > j) result += 0;\n            result += j - i + 1;")
+    assert not any(e.operator == "brace_body" for e in candidate_edits(alone, language))  # type: ignore[arg-type]
+
+
 def test_a_foreign_constant_qualifier_is_translated_or_dropped() -> None:
     good = WINDOW["java"].replace("int i = 0, product", "int i;\n        i = 0;\n        int product")
     qualified = good.replace("int i;", "const int i;")

@@ -347,6 +347,10 @@ def test_moved_on_needs_every_test_no_worse(scripted_proposer: Any, replacement:
     assert not moved((None, None, None), passed=0)  # a passing test lost
     assert not moved((4, None, 3), source=FIB + "\n")  # lines of another shape cannot be compared
     assert moved((None, None, 3), source=FIB + "\n")
+    # a crash that could not be placed (a segmentation fault), placed now: no veto, but no progress alone either
+    unplaced = _Candidate(FIB, [], verdict=_Verdict(0, 3, compiles=True, stops=(0, 0, 0)))
+    assert _moved_on(_Candidate(FIB, [], verdict=_Verdict(0, 3, compiles=True, stops=(5, 5, None))), unplaced)
+    assert not _moved_on(_Candidate(FIB, [], verdict=_Verdict(0, 3, compiles=True, stops=(5, 5, 5))), unplaced)
 
 
 def test_bases_that_pass_as_many_tests_are_ordered_by_how_many_tests_return() -> None:

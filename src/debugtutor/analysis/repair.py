@@ -796,7 +796,8 @@ def _moved_on(candidate: _Candidate, base: _Candidate | None) -> bool:
     """Progress that passes no more tests: a test that crashed in ``base`` returns an answer now, or stops at a later
     line of the same-shaped program, while every test that returned still does and no passing test is lost. Two
     faults on the way of one test hide each other so (an overflow at one line, a read past the end at the next):
-    mending the first is a base for the second."""
+    mending the first is a base for the second. A test whose crash could not be placed before (a segmentation fault
+    where the runner cannot tell the line) and is placed now says nothing either way; another test must move on."""
     if base is None or candidate.verdict is None or base.verdict is None:
         return False
     verdict, before = candidate.verdict, base.verdict
@@ -805,7 +806,8 @@ def _moved_on(candidate: _Candidate, base: _Candidate | None) -> bool:
     same_lines = candidate.source.count("\n") == base.source.count("\n")
     moved = False
     for now, then in zip(verdict.stops, before.stops, strict=True):
-        if now == then:
+        if now == then or (then == 0 and now):
+            # (a crash the runner could not place before, placed now: neither further nor back, as far as it can tell)
             continue
         if then is not None and (now is None or (same_lines and now > then > 0)):
             moved = True

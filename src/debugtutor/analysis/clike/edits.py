@@ -505,7 +505,8 @@ def assignment_repairs(ctx: EditContext) -> Iterator[Candidate]:
 
 
 def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
-    """Drop a ``;`` that empties a loop or ``if``; brace an unbraced body over the lines indented with it."""
+    """Drop a ``;`` that empties a loop or ``if``; brace an unbraced body over the lines indented with it (a body on
+    the header's line, over the lines indented deeper than the header)."""
     lines = source_lines(ctx.source)
     for node in ctx.tree.named("if_statement", "for_statement", "while_statement", "for_range_loop",
                                "enhanced_for_statement", "else_clause"):  # fmt: skip
@@ -524,17 +525,27 @@ def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
         if body.type in ("compound_statement", "block"):
             continue
         body_line = line_of(body)
-        if body_line == header_line:
-            continue
-        body_indent = indent_width(lines[body_line - 1])
         run_end = body.end_point[0] + 1
-        number = run_end + 1
+        if body_line == header_line:
+            # (`while (n--) node = q.front(); q.pop();` over lines indented deeper than the header: the statements
+            # after the body on its line and those lines are what the loop was written to run)
+            following = next((n for n in range(run_end + 1, len(lines) + 1) if lines[n - 1].strip()), None)
+            if following is None or lines[following - 1].strip().startswith("}"):
+                continue
+            body_indent = indent_width(lines[following - 1])
+            if body_indent <= indent_width(lines[header_line - 1]):
+                continue
+        else:
+            body_indent = indent_width(lines[body_line - 1])
+        number, opened = run_end + 1, 0
         while number <= len(lines):
             text = lines[number - 1]
-            if text.strip() and (indent_width(text) < body_indent or text.strip().startswith("}")):
+            # (a '}' closes the enclosing block, unless it closes a block opened on the lines taken so far)
+            if text.strip() and (indent_width(text) < body_indent or (text.strip().startswith("}") and opened <= 0)):
                 break
             if text.strip():
                 run_end = number
+                opened += text.count("{") - text.count("}")
             number += 1
         if run_end <= body.end_point[0] + 1:
             continue
