@@ -283,3 +283,58 @@ def test_a_loop_asking_its_own_container_is_left_alone_when_the_mend_is_not_sure
     assert not smell_mends(removing, "java")
     # another container is the one asked
     assert not smell_mends(OWN_MEMBERSHIP_JAVA.replace("first.contains(c)", "second.contains(c)"), "java")
+
+
+SEARCH_INSERT = {
+    "cpp": """class Solution {
+public:
+    int searchInsert(vector<int>& nums, int target) {
+        int lo = 0, hi = nums.size() - 1;
+        while (lo <= hi) {
+            int mid = lo + (hi - lo) / 2;
+            if (nums[mid] == target) {
+                return mid;
+            } else if (nums[mid] > target) {
+                hi = mid - 1;
+            } else
+                lo = mid + 1;
+        }
+        return lo;
+    }
+};
+""",
+    "java": """class Solution {
+    public int searchInsert(int[] nums, int target) {
+        int lo = 0, hi = nums.length - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >> 1;
+            if (nums[mid] == target) {
+                return mid;
+            } else if (nums[mid] > target) {
+                hi = mid - 1;
+            } else
+                lo = mid + 1;
+        }
+        return lo;
+    }
+}
+""",
+}
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_search_bound_set_to_the_middle_while_the_bounds_may_meet_moves_past_it(language: str) -> None:
+    good = SEARCH_INSERT[language]
+    stuck = good.replace("hi = mid - 1;", "hi = mid;").replace("lo = mid + 1;", "lo = mid;")
+    mends = [edit for edit in smell_mends(stuck, language) if edit.operator == "mend_bound_to_middle"]  # type: ignore[arg-type]
+    assert [edit.description.split(": ", 1)[1] for edit in mends] == ["'mid' -> 'mid - 1'", "'mid' -> 'mid + 1'"]
+    assert all(edit.bug_type == "variable error" for edit in mends)
+    codes = {(d.line, d.code) for d in pattern_diagnostics(stuck, language)}  # type: ignore[arg-type]
+    assert {(edit.line, "bound-to-middle") for edit in mends} <= codes
+    assert not smell_mends(good, language)  # type: ignore[arg-type]
+    # bounds that may not meet (``lo < hi``), and a branch that leaves the loop, move nothing past the middle
+    assert not smell_mends(stuck.replace("lo <= hi", "lo < hi"), language)  # type: ignore[arg-type]
+    leaving = stuck.replace("hi = mid;", "hi = mid;\n                break;").replace(
+        "lo = mid;", "{ lo = mid; break; }"
+    )
+    assert not smell_mends(leaving, language)  # type: ignore[arg-type]

@@ -28,7 +28,12 @@ from tree_sitter import Node
 
 from debugtutor.analysis.clike.context import EditContext
 from debugtutor.analysis.clike.harness import CompilerMessage, Variant, arun_variants
-from debugtutor.analysis.clike.smells import SIZE_EXPRESSION, index_past_end, own_membership_tests
+from debugtutor.analysis.clike.smells import (
+    SIZE_EXPRESSION,
+    bounds_set_to_the_middle,
+    index_past_end,
+    own_membership_tests,
+)
 from debugtutor.analysis.clike.syntax_tree import (
     CompiledLanguage,
     SyntaxTree,
@@ -558,6 +563,12 @@ def pattern_diagnostics(source: str, language: CompiledLanguage, tree: SyntaxTre
         _diagnostic(line_of(node), "own-membership", f"'{tree.text(node)}' is asked whether it holds an element of "
                     f"itself (always true; '{other}' meant?)", "variable error", "suspicious-logic")
         for node, other in own_membership_tests(tree)
+    )  # fmt: skip
+    found.extend(
+        _diagnostic(line_of(node), "bound-to-middle", f"a search bound set to '{tree.text(node)}' while the loop runs "
+                    f"as long as its bounds may meet: once they do, nothing moves ('{mended}' meant?)",
+                    "variable error", "suspicious-logic")
+        for node, mended in bounds_set_to_the_middle(tree)
     )  # fmt: skip
     found.extend(_range_diagnostics(tree))
     found.extend(_recursion_diagnostics(tree))

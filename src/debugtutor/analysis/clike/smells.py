@@ -5,11 +5,12 @@ statement (``x == 0;``), an index one past the last element (``v[v.size()]``) a 
 characters (``s += '22'``, a string meant), a character of a string compared with a bare digit (``s[i] == 1``, ``'1'``
 meant), a loop up to and including a container's size that reads the container at its counter, a Java local declared
 ``null`` whose next use calls a method on it (``Deque<Integer> stack = null; stack.push(-1);``), a number commented out
-right after an operand (``(100 - discount)/*100d*/``, a division whose ``/`` began the comment) and a for-each loop that
+right after an operand (``(100 - discount)/*100d*/``, a division whose ``/`` began the comment), a for-each loop that
 asks the container it walks whether it holds the element (``for (Character c : ts) if (!ts.contains(c))``, always true;
-the function's one other variable of that type meant) all compile, and the stated examples often do not show them (a C++
-read one past the end returns whatever lies there). Programs with several planted bugs carry them beside the bug the
-examples do show, so the compiled repair search mends them all at once before it searches
+the function's one other variable of that type meant) and a binary search's bound set to the middle in a loop that runs
+while ``lo <= hi`` (``hi = mid;``: once ``lo == hi`` nothing moves) all compile, and the stated examples often do not
+show them (a C++ read one past the end returns whatever lies there). Programs with several planted bugs carry them
+beside the bug the examples do show, so the compiled repair search mends them all at once before it searches
 (:func:`debugtutor.analysis.clike.repair.arepair_compiled`), keeping the mends only when the examples do not get worse.
 The pattern findings of :mod:`debugtutor.analysis.clike.diagnostics` report the same shapes.
 """
@@ -25,6 +26,7 @@ from tree_sitter import Node
 from debugtutor.analysis.clike.nulls import java_new_object, plain_type
 from debugtutor.analysis.clike.syntax_tree import (
     FUNCTION_TYPES,
+    LOOP_TYPES,
     TYPED_DECLARATIONS,
     CompiledLanguage,
     SyntaxTree,
@@ -141,6 +143,53 @@ def _literal_and_name_mends(tree: SyntaxTree) -> Iterator[tuple[str, EditCategor
     for node, other in own_membership_tests(tree):
         yield ("mend_own_membership", "logic", node, f"'{tree.text(node)}' -> '{other}'", tree.replace(node, other),
                "variable error")  # fmt: skip
+    for node, mended in bounds_set_to_the_middle(tree):
+        yield ("mend_bound_to_middle", "logic", node, f"'{tree.text(node)}' -> '{mended}'", tree.replace(node, mended),
+               "variable error")  # fmt: skip
+
+
+def bounds_set_to_the_middle(tree: SyntaxTree) -> list[tuple[Node, str]]:
+    """Bounds of a binary search that may stop moving: in ``while (lo <= hi)`` whose body sets ``mid`` to the middle
+    (``(lo + hi) / 2``, ``lo + (hi - lo) / 2``, ``>> 1``), a branch ``hi = mid;`` (``lo = mid;``) that neither returns
+    nor breaks leaves both bounds as they were once ``lo == hi``, and the loop never ends: (the assignment, ``hi = mid
+    - 1`` / ``lo = mid + 1``)."""
+    found: list[tuple[Node, str]] = []
+    for loop in tree.named("while_statement"):
+        condition, body = loop.child_by_field_name("condition"), loop.child_by_field_name("body")
+        while condition is not None and condition.type in ("condition_clause", "parenthesized_expression"):
+            condition = condition.named_children[0] if condition.named_children else None
+        if condition is None or body is None or condition.type != "binary_expression":
+            continue
+        operator = operator_token(condition)
+        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+        if operator is None or operator.type != "<=" or left is None or right is None:
+            continue
+        if left.type != "identifier" or right.type != "identifier":
+            continue
+        lo, hi = re.escape(tree.text(left)), re.escape(tree.text(right))
+        sum_ = rf"(?:{lo}\s*\+\s*{hi}|{hi}\s*\+\s*{lo}|{lo}\s*\+\s*\(\s*{hi}\s*-\s*{lo}\s*\))"
+        middle = re.search(rf"\b(\w+)\s*=\s*\(?\s*{sum_}\s*\)?\s*(?:/\s*2|>>\s*1)\b", tree.text(body))
+        if middle is None:
+            continue
+        mid = middle.group(1)
+        moved = {tree.text(left): f"{mid} + 1", tree.text(right): f"{mid} - 1"}
+        for assignment in tree.named("assignment_expression"):
+            if not (body.start_byte <= assignment.start_byte < body.end_byte):
+                continue
+            target, value = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+            sign = operator_token(assignment)
+            if target is None or value is None or sign is None or sign.type != "=" or tree.text(value) != mid:
+                continue
+            if tree.text(target) not in moved or enclosing(assignment, LOOP_TYPES) != loop:
+                continue
+            # (the branch is the block the statement stands in, or the statement alone under a braceless if / else)
+            statement = assignment.parent
+            branch = statement.parent if statement is not None else None
+            in_block = branch is not None and branch.type in ("compound_statement", "block")
+            if in_block and branch is not None and re.search(r"\b(?:return|break)\b", tree.text(branch)):
+                continue
+            found.append((value, moved[tree.text(target)]))
+    return found
 
 
 # calls that ask a container whether it holds a value, and calls that change what it holds
