@@ -4,6 +4,7 @@ middle of a chain, and a name swapped between two statements."""
 from __future__ import annotations
 
 from debugtutor.analysis.clike.edits import candidate_edits
+from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
 
 
 def test_a_call_in_the_middle_of_a_chain_may_be_dropped() -> None:
@@ -666,3 +667,58 @@ public:
     # both children built already: nothing to mirror
     both = cpp.replace("copy->right = nullptr;", "copy->right = flip(node->left);")
     assert not [e for e in candidate_edits(both, "cpp", categories=("logic",)) if e.operator == "mirrored_child"]
+
+
+GOOD_NODES: dict[CompiledLanguage, str] = {
+    "java": """class Solution {
+    int count = 0;
+
+    void visit(TreeNode root, int best) {
+        if (root != null) {
+            if (best <= root.val) {
+                best = root.val;
+                count++;
+            }
+            visit(root.left, best);
+            visit(root.right, best);
+        }
+    }
+}
+""",
+    "cpp": """class Solution {
+public:
+    int count = 0;
+
+    void visit(TreeNode* root, int best) {
+        if (root != nullptr) {
+            if (best <= root->val) {
+                best = root->val;
+                count++;
+            }
+            visit(root->left, best);
+            visit(root->right, best);
+        }
+    }
+};
+""",
+}
+
+
+def test_a_statement_moves_across_the_closing_brace_beside_it() -> None:
+    for language, good in GOOD_NODES.items():
+        lines = good.split("\n")
+        right = next(number for number, text in enumerate(lines) if "visit(root" in text and "right" in text)
+        # the last call of the block written after its closing brace: moved back in, the line count kept
+        outside = [*lines[:right], lines[right + 1], "        " + lines[right].strip(), *lines[right + 2 :]]
+        moved_in = [e for e in candidate_edits("\n".join(outside), language) if e.operator == "move_statement_in"]
+        assert [e.source for e in moved_in if e.line == right + 2] == [good]
+        # and the other way: a block's last statement moved out to right after it
+        moved_out = [e for e in candidate_edits(good, language) if e.operator == "move_statement_out"]
+        assert "\n".join(outside) in [e.source for e in moved_out]
+        assert all(e.source.count("\n") == good.count("\n") for e in moved_in + moved_out)
+        # a block's only statement stays in it
+        assert any("count++" in e.description for e in moved_out)
+        alone = good.replace("best = root.val;\n", "").replace("best = root->val;\n", "")
+        assert not any(
+            "count++" in e.description for e in candidate_edits(alone, language) if e.operator == "move_statement_out"
+        )

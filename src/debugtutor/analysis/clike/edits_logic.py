@@ -22,6 +22,7 @@ from debugtutor.analysis.clike.context import (
     P_MID,
     Candidate,
     EditContext,
+    source_lines,
 )
 from debugtutor.analysis.clike.syntax_tree import (
     BLOCK_TYPES,
@@ -33,6 +34,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     enclosing,
     end_line_of,
     function_signature,
+    indent_width,
     line_of,
     operator_token,
     parameter_list,
@@ -831,6 +833,64 @@ def statement_edits(ctx: EditContext) -> Iterator[Candidate]:
                                  f"swap '{shortened(text)}' with the next statement", "other error")  # fmt: skip
 
 
+# the statements a block boundary moves across: a line each, with nothing of a block of their own
+_MOVABLE = frozenset({"expression_statement", "return_statement", "break_statement", "continue_statement"})
+_HEADED = frozenset({"if_statement", "for_statement", "while_statement", "for_range_loop", "enhanced_for_statement"})
+
+
+def block_boundary_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """A statement on the wrong side of a closing brace: the one right after an ``if`` or loop moved into the end
+    of its block, the last of a block's statements moved out to right after it. The ``}`` stands alone on its line
+    and trades lines with the statement, so the line count stays."""
+    lines = source_lines(ctx.source)
+    for node in ctx.tree.statements():
+        if node.type not in _MOVABLE or node.parent is None or node.parent.type not in BLOCK_TYPES:
+            continue
+        line = line_of(node)
+        if end_line_of(node) != line or not ctx.wanted(line) or lines[line - 1].strip() != ctx.tree.text(node):
+            continue
+        text = ctx.tree.text(node)
+        before, block = node.prev_named_sibling, node.parent
+        if before is not None and before.type in _HEADED and end_line_of(before) == line - 1:
+            closing, last = lines[line - 2], _last_statement(before)
+            if closing.strip() == "}" and last is not None and line_of(last) < line - 1:
+                inside = " " * indent_width(lines[line_of(last) - 1]) + text
+                yield ctx.make(P_LOW, "move_statement_in", "logic", line,
+                               f"move '{shortened(text)}' into the block on line {line_of(before)}",
+                               _with_lines(lines, line - 1, [inside, closing]), "other error")  # fmt: skip
+        header = block.parent
+        if (
+            node.next_named_sibling is None
+            and node.prev_named_sibling is not None
+            and header is not None
+            and header.type in _HEADED | {"else_clause"}
+            and end_line_of(block) == line + 1
+            and line < len(lines)
+            and lines[line].strip() == "}"
+        ):
+            outside = " " * indent_width(lines[line]) + text
+            yield ctx.make(P_LOW, "move_statement_out", "logic", line,
+                           f"move '{shortened(text)}' after the block's closing brace",
+                           _with_lines(lines, line, [lines[line], outside]), "other error")  # fmt: skip
+
+
+def _last_statement(headed: Node) -> Node | None:
+    """The last statement of the braced block an ``if`` (its last branch) or loop ends with, else None."""
+    body = headed.child_by_field_name("alternative") or headed.child_by_field_name("body")
+    body = body or headed.child_by_field_name("consequence")
+    if body is not None and body.type == "else_clause":
+        body = body.named_children[-1] if body.named_children else None
+    if body is None or body.type not in BLOCK_TYPES or body.end_byte != headed.end_byte:
+        return None
+    statements = [child for child in body.named_children if child.type != "comment"]
+    return statements[-1] if statements else None
+
+
+def _with_lines(lines: list[str], first: int, replacement: list[str]) -> str:
+    """The source with lines ``first``.. (1-based) replaced by ``replacement``, as many as there were."""
+    return "\n".join(lines[: first - 1] + replacement + lines[first - 1 + len(replacement) :])
+
+
 def returned_element_edits(ctx: EditContext) -> Iterator[Candidate]:
     """Drop one element of a list the function returns (``return {a, b, extra};``, ``new int[]{...}``,
     ``List.of(...)``, ``Arrays.asList(...)``): an answer one element too long."""
@@ -1319,6 +1379,7 @@ LOGIC_OPERATORS = (
     compared_value_edits,
     guarded_divisor_edits,
     statement_edits,
+    block_boundary_edits,
     argument_edits,
     sibling_argument_edits,
     returned_element_edits,
