@@ -185,8 +185,11 @@ def bounds_set_to_the_middle(tree: SyntaxTree) -> list[tuple[Node, str]]:
             # (the branch is the block the statement stands in, or the statement alone under a braceless if / else)
             statement = assignment.parent
             branch = statement.parent if statement is not None else None
-            in_block = branch is not None and branch.type in ("compound_statement", "block")
-            if in_block and branch is not None and re.search(r"\b(?:return|break)\b", tree.text(branch)):
+            if (
+                branch is not None
+                and branch.type in ("compound_statement", "block")
+                and re.search(r"\b(?:return|break)\b", tree.text(branch))
+            ):
                 continue
             found.append((value, moved[tree.text(target)]))
     return found
