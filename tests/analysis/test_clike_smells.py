@@ -285,40 +285,26 @@ def test_a_loop_asking_its_own_container_is_left_alone_when_the_mend_is_not_sure
     assert not smell_mends(OWN_MEMBERSHIP_JAVA.replace("first.contains(c)", "second.contains(c)"), "java")
 
 
+_SEARCH_BODY = """        int lo = 0, hi = nums.SIZE - 1;
+        while (lo <= hi) {
+            int mid = MIDDLE;
+            if (nums[mid] == target) {
+                return mid;
+            } else if (nums[mid] > target) {
+                hi = mid - 1;
+            } else
+                lo = mid + 1;
+        }
+        return lo;
+    }
+"""
 SEARCH_INSERT = {
-    "cpp": """class Solution {
-public:
-    int searchInsert(vector<int>& nums, int target) {
-        int lo = 0, hi = nums.size() - 1;
-        while (lo <= hi) {
-            int mid = lo + (hi - lo) / 2;
-            if (nums[mid] == target) {
-                return mid;
-            } else if (nums[mid] > target) {
-                hi = mid - 1;
-            } else
-                lo = mid + 1;
-        }
-        return lo;
-    }
-};
-""",
-    "java": """class Solution {
-    public int searchInsert(int[] nums, int target) {
-        int lo = 0, hi = nums.length - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >> 1;
-            if (nums[mid] == target) {
-                return mid;
-            } else if (nums[mid] > target) {
-                hi = mid - 1;
-            } else
-                lo = mid + 1;
-        }
-        return lo;
-    }
-}
-""",
+    "cpp": "class Solution {\npublic:\n    int searchInsert(vector<int>& nums, int target) {\n"
+    + _SEARCH_BODY.replace("SIZE", "size()").replace("MIDDLE", "lo + (hi - lo) / 2")
+    + "};\n",
+    "java": "class Solution {\n    public int searchInsert(int[] nums, int target) {\n"
+    + _SEARCH_BODY.replace("SIZE", "length").replace("MIDDLE", "(lo + hi) >> 1")
+    + "}\n",
 }
 
 
