@@ -22,6 +22,7 @@ from debugtutor.analysis.clike.context import (
     P_MID,
     Candidate,
     EditContext,
+    line_bounds,
     source_lines,
 )
 from debugtutor.analysis.clike.syntax_tree import (
@@ -835,7 +836,7 @@ def statement_edits(ctx: EditContext) -> Iterator[Candidate]:
 
 # the statements a block boundary moves across: a line each, with nothing of a block of their own
 _MOVABLE = frozenset({"expression_statement", "return_statement", "break_statement", "continue_statement"})
-_HEADED = frozenset({"if_statement", "for_statement", "while_statement", "for_range_loop", "enhanced_for_statement"})
+_HEADED = (LOOP_TYPES - {"do_statement"}) | {"if_statement"}
 
 
 def block_boundary_edits(ctx: EditContext) -> Iterator[Candidate]:
@@ -847,17 +848,18 @@ def block_boundary_edits(ctx: EditContext) -> Iterator[Candidate]:
         if node.type not in _MOVABLE or node.parent is None or node.parent.type not in BLOCK_TYPES:
             continue
         line = line_of(node)
-        if end_line_of(node) != line or not ctx.wanted(line) or lines[line - 1].strip() != ctx.tree.text(node):
-            continue
         text = ctx.tree.text(node)
+        if end_line_of(node) != line or not ctx.wanted(line) or lines[line - 1].strip() != text:
+            continue
         before, block = node.prev_named_sibling, node.parent
         if before is not None and before.type in _HEADED and end_line_of(before) == line - 1:
             closing, last = lines[line - 2], _last_statement(before)
             if closing.strip() == "}" and last is not None and line_of(last) < line - 1:
                 inside = " " * indent_width(lines[line_of(last) - 1]) + text
-                yield ctx.make(P_LOW, "move_statement_in", "logic", line,
-                               f"move '{shortened(text)}' into the block on line {line_of(before)}",
-                               _with_lines(lines, line - 1, [inside, closing]), "other error")  # fmt: skip
+                start, end = line_bounds(ctx.source, line - 1)[0], line_bounds(ctx.source, line)[1]
+                yield ctx.replace_span(P_LOW, "move_statement_in", "logic", line, start, end, f"{inside}\n{closing}",
+                                       f"move '{shortened(text)}' into the block on line {line_of(before)}",
+                                       "other error")  # fmt: skip
         header = block.parent
         if (
             node.next_named_sibling is None
@@ -869,9 +871,10 @@ def block_boundary_edits(ctx: EditContext) -> Iterator[Candidate]:
             and lines[line].strip() == "}"
         ):
             outside = " " * indent_width(lines[line]) + text
-            yield ctx.make(P_LOW, "move_statement_out", "logic", line,
-                           f"move '{shortened(text)}' after the block's closing brace",
-                           _with_lines(lines, line, [lines[line], outside]), "other error")  # fmt: skip
+            start, end = line_bounds(ctx.source, line)[0], line_bounds(ctx.source, line + 1)[1]
+            yield ctx.replace_span(P_LOW, "move_statement_out", "logic", line, start, end, f"{lines[line]}\n{outside}",
+                                   f"move '{shortened(text)}' after the block's closing brace",
+                                   "other error")  # fmt: skip
 
 
 def _last_statement(headed: Node) -> Node | None:
@@ -884,11 +887,6 @@ def _last_statement(headed: Node) -> Node | None:
         return None
     statements = [child for child in body.named_children if child.type != "comment"]
     return statements[-1] if statements else None
-
-
-def _with_lines(lines: list[str], first: int, replacement: list[str]) -> str:
-    """The source with lines ``first``.. (1-based) replaced by ``replacement``, as many as there were."""
-    return "\n".join(lines[: first - 1] + replacement + lines[first - 1 + len(replacement) :])
 
 
 def returned_element_edits(ctx: EditContext) -> Iterator[Candidate]:

@@ -173,8 +173,8 @@ def bounds_set_to_the_middle(tree: SyntaxTree) -> list[tuple[Node, str]]:
             continue
         mid = middle.group(1)
         moved = {tree.text(left): f"{mid} + 1", tree.text(right): f"{mid} - 1"}
-        for assignment in tree.named("assignment_expression"):
-            if not (body.start_byte <= assignment.start_byte < body.end_byte):
+        for assignment in tree.walk(body):
+            if assignment.type != "assignment_expression":
                 continue
             target, value = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
             sign = operator_token(assignment)
