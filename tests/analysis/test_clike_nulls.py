@@ -311,6 +311,18 @@ def test_a_running_maximum_read_before_any_value_starts_at_the_lowest_value_then
     assert _first_values(set_first, "cpp", []) == []
 
 
+def test_a_string_read_before_any_value_spells_its_own_name_first_where_the_others_beside_it_do() -> None:
+    code = (
+        'class Solution {\n    public int pick(String key) {\n        String type = "type";\n'
+        "        String color;\n        if (key.equals(color)) return 1;\n        return 0;\n    }\n}\n"
+    )
+    told = Diagnostic(category="reference", line=5, column=0, message="variable color might not have been initialized",
+                      code="uninitialized")  # fmt: skip
+    assert _first_values(code, "java", [told]) == ['"color"', '""']
+    plain = code.replace('String type = "type";', 'String type = "kind";')
+    assert _first_values(plain, "java", [told]) == ['""', '"color"']
+
+
 @pytest.mark.slow
 def test_the_search_gives_a_variable_read_before_any_value_its_first_value() -> None:
     # (Java only: a C++ program reading garbage may pass by chance, and then there is nothing to search for)

@@ -75,6 +75,30 @@ public:
     assert search.candidates <= 3  # the program, the mended program, and nothing else
 
 
+@pytest.mark.slow
+def test_a_program_that_passes_every_example_still_gets_its_sure_smells_mended() -> None:
+    # no example reaches the read one past the end: the smell is the only evidence of the bug
+    code = """class Solution {
+public:
+    int last(vector<int>& v, bool whole) {
+        if (whole) return v[v.size()];
+        return v[0];
+    }
+};
+"""
+    calls = [LeetCodeCall(args={"v": [1, 2, 3], "whole": False}, expected=1),
+             LeetCodeCall(args={"v": [7], "whole": False}, expected=7)]  # fmt: skip
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400)
+    search = asyncio.run(arepair_compiled(code, calls, language="cpp", method="last", budget=budget))
+    assert search.best is not None
+    assert [edit.operator for edit in search.best.edits] == ["mend_index_past_end"]
+    assert "return v[v.size() - 1];" in search.best.source
+    # without a smell there is nothing to go on: no repair, and nothing but the program was run
+    clean = code.replace("v[v.size()]", "v[v.size() - 1]")
+    untouched = asyncio.run(arepair_compiled(clean, calls, language="cpp", method="last", budget=budget))
+    assert untouched.repairs == [] and untouched.executions == 1
+
+
 @pytest.mark.parametrize(
     ("language", "code", "expected"),
     [

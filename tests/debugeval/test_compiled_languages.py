@@ -99,6 +99,22 @@ def test_a_bound_that_reads_past_the_end_is_faulty_indexing() -> None:
 
 
 @pytest.mark.slow
+def test_a_program_that_passes_every_example_is_searched_only_when_a_sure_smell_fires() -> None:
+    # a two-character literal no example reaches: the examples pass, the smell is mended and is the repair
+    smelly = (
+        "class Solution {\npublic:\n    string twice(string s) {\n        if (s.empty()) s += '22';\n"
+        "        return s + s;\n    }\n};\n"
+    )
+    examples = ['Input: s = "ab"\nOutput: "abab"', 'Input: s = "c"\nOutput: "cc"']
+    program = asyncio.run(compiled_program(smelly, examples, "cpp", 60.0))
+    assert program.compiled and not program.failing
+    assert program.repair is not None and [e.operator for e in program.repair.edits] == ["mend_multichar_literal"]
+    assert identify_compiled(program)[0] == "(A)"
+    clean = asyncio.run(compiled_program(CPP, EXAMPLES, "cpp", 60.0))
+    assert clean.search is None and clean.repair is None
+
+
+@pytest.mark.slow
 def test_the_repair_search_is_bounded_by_its_candidate_count_and_says_when_its_time_limit_stopped_it() -> None:
     buggy = CPP.replace("y * 2", "y * 3")
     found = asyncio.run(compiled_program(buggy, EXAMPLES, "cpp", 120.0, repair_candidates=200))

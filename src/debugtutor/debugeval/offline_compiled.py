@@ -4,7 +4,8 @@ Everything comes from the prompt's view (the program or programs, the problem's 
 program is compiled in the sandbox (plain, for the compiler's messages, and with coverage probes), run on the stated
 examples through the compiled harness of :mod:`debugtutor.analysis.clike` (bounds-checked, so an index past the end
 stops the call as LeetCode's sanitizing judge does), and, when it fails, repaired by the engine's search with the
-examples as tests (:func:`debugtutor.analysis.repair.arepair`, ``language="cpp"``/``"java"``).
+examples as tests (:func:`debugtutor.analysis.repair.arepair`, ``language="cpp"``/``"java"``); one that passes them
+all goes to the search too when a sure smell fires (:mod:`debugtutor.analysis.clike.smells`), which mends it.
 
 * **Bug Identification**: the bug types of the verified repair's edits (or of the edits that made the program
   compile; a logic edit that made it compile replaced a reference to nothing, and a logic fix of examples that read
@@ -36,6 +37,7 @@ from debugtutor.analysis.clike.execution import acollect_compiled_facts
 from debugtutor.analysis.clike.harness import CallOutcome, Variant, arun_variants
 from debugtutor.analysis.clike.nulls import NULL_FAILURES, is_null_failure, null_origins
 from debugtutor.analysis.clike.repair import CompiledVerifier
+from debugtutor.analysis.clike.smells import smell_mends
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
 from debugtutor.analysis.engine import compiled_localizer, rank_lines
 from debugtutor.analysis.examples import input_rules, is_design, perturb_calls, stated_calls
@@ -150,7 +152,9 @@ async def compiled_program(
         ranked=ranked,
     )
     passes = found.compiled and bool(found.outcomes) and not program.failing
-    if repair_seconds > 0 and not passes and (calls or not found.compiled):
+    # (a program that passes every example and shows no sure smell leaves the search nothing to go on)
+    searched = not passes or bool(smell_mends(code, language))  # type: ignore[arg-type]
+    if repair_seconds > 0 and searched and (calls or not found.compiled):
         program.search = await arepair(
             code,
             leetcode_calls=calls,

@@ -576,6 +576,8 @@ def _cpp_sizes(ctx: EditContext, function: Node, name: str) -> list[str]:
 
 
 UNINITIALISED = re.compile(r"variable (\w+) might not have been initiali[sz]ed|'(\w+)' (?:is|may be) used uninitiali")
+SELF_SPELLED = re.compile(r'\b(\w+)\s*=\s*"\1"', re.IGNORECASE)
+"""A string variable set to its own name (``String type = "type";``)."""
 _LOWEST = {"int": "Integer.MIN_VALUE", "long": "Long.MIN_VALUE", "double": "-Double.MAX_VALUE"}
 _HIGHEST = {"int": "Integer.MAX_VALUE", "long": "Long.MAX_VALUE", "double": "Double.MAX_VALUE"}
 _CPP_LOWEST = {"int": "INT_MIN", "long": "LONG_MIN", "long long": "LLONG_MIN", "double": "-DBL_MAX"}
@@ -586,7 +588,8 @@ def uninitialised_value_repairs(ctx: EditContext) -> Iterator[Candidate]:
     """A variable read before anything gave it a value (``int max; for (int m : nums) max = Math.max(m, max);``: Java
     rejects it, C++ reads garbage): the declaration gets a first value. The candidates are those such code starts
     from: zero, the type's extremes, -1 and 1, and the first element of each array or vector of that type in scope,
-    the extreme a running maximum or minimum starts from first when the name says which it is."""
+    the extreme a running maximum or minimum starts from first when the name says which it is; a string empty or
+    spelling its own name (first where another string of the function spells its own)."""
     if ctx.direction != "repair":
         return
     names = {
@@ -623,7 +626,10 @@ def _first_values(ctx: EditContext, declaration: Node, name: str, type_text: str
     if type_text == "boolean" or type_text == "bool":
         return ["false", "true"]
     if type_text in ("String", "string"):
-        return ['""']
+        # (a constant that spells its own name, as others beside it do: String type = "type"; String color;)
+        function = enclosing(declaration, FUNCTION_TYPES)
+        spelled = function is not None and SELF_SPELLED.search(ctx.tree.text(function)) is not None
+        return [f'"{name}"', '""'] if spelled else ['""', f'"{name}"']
     if type_text not in ("int", "long", "long long", "double", "float", "short"):
         made = java_new_object(type_text) if java else None
         return [made] if made is not None else []

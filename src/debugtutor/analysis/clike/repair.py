@@ -10,7 +10,8 @@ adding another is kept, and the kept edits (at different sites) are applied toge
 lines thus needs a round or two, not a search over four-edit combinations. A mended syntax error may let the
 compiler read on to names it could not look up before (a call to a function nobody wrote, further down): those errors
 are the next round's, not the mend's doing. The sure smells (:mod:`debugtutor.analysis.clike.smells`) are mended in a
-fix the rounds find, and before the search of a program that compiles. The program that compiles then goes to the
+fix the rounds find, before the search of a program that compiles, and in a program that passes every example (the
+only evidence of its bug). The program that compiles then goes to the
 common search (:func:`debugtutor.analysis.repair._search`: single edits at the most suspicious lines first, then edits
 on top of the ones that made progress); the fixes it finds carry the compile-fix edits in front. A fix
 is confirmed by a :class:`~debugtutor.sandbox.LeetCodeRequest` before it counts, and the same request runs it on a
@@ -723,8 +724,15 @@ async def arepair_compiled(
     original = (await verifier.verify([code], budget.max_seconds))[0]
     executions = 1
     if original.all_passed:
-        return RepairSearch(executions=1, seconds=round(time.monotonic() - started, 3), tests_total=original.total,
-                            tests_passed_before=original.total, sandbox_runs=verifier.jobs)  # fmt: skip
+        # examples that show no bug in a program said to have one: a sure smell is the only evidence there is (an
+        # index one past the end that no example reaches, a character literal of two characters)
+        as_given = _repair(code, code, [], executions, started)
+        mended, executions = await _smells_mended(code, as_given, verifier, budget, started, executions,
+                                                  confirmed if confirm else None)  # fmt: skip
+        return RepairSearch(repairs=[mended] if mended.edits else [], executions=executions,
+                            seconds=round(time.monotonic() - started, 3), candidates=executions,
+                            tests_total=original.total, tests_passed_before=original.total,
+                            sandbox_runs=verifier.jobs)  # fmt: skip
     prefix: list[AppliedEdit]
     found: Repair | None
     current, prefix, found, verified = code, [], None, 0
