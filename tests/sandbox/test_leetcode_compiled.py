@@ -93,6 +93,18 @@ def test_java_class_described_in_a_comment_does_not_name_the_file() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("lang", ["cpp", "java"])
+def test_a_comment_above_the_method_is_not_part_of_its_return_type(lang: Language) -> None:
+    # the words of a comment ("sums the array, in order") would otherwise read as the return type's first words
+    code = (CPP if lang == "cpp" else JAVA)["total"]
+    header = "    long long total(" if lang == "cpp" else "    public long total("
+    commented = code.replace(header, "    // sums the array, in order\n" + header)
+    calls = [LeetCodeCall(args={"nums": [1, 2]}, expected=3)]
+    report = run(LeetCodeRequest(code=commented, calls=calls, lang=lang, method="total", limits=SMALL))
+    assert report.status is Status.passed, report.setup_error
+
+
+@pytest.mark.slow
 def test_crash_marks_the_call_and_the_rest_not_run() -> None:
     code = "class Solution {\npublic:\n    int pick(vector<int>& v, int i) { if (i < 0) abort(); return v[i]; }\n};\n"
     calls = [LeetCodeCall(args={"v": [7], "i": i}) for i in (0, -1, 0)]

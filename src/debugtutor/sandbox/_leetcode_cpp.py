@@ -56,6 +56,15 @@ class CppMethod:
     parameters: list[tuple[str, str]] = field(default_factory=list)
 
 
+_COMMENTS_AND_STRINGS = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
+
+
+def code_only(source: str) -> str:
+    """``source`` with each comment and string or character literal blanked to one space: the words a reading of
+    its declarations may take for code (a comment on the line above a method is not part of its return type)."""
+    return _COMMENTS_AND_STRINGS.sub(" ", source)
+
+
 # a definition (``{``) or a declaration (``;``) whose definition follows the class (``int Solution::f(...) {``)
 _METHOD = re.compile(r"([A-Za-z_][\w:<>,\s\*&]*?)[\s\*&]+([A-Za-z_]\w*)\s*\(([^()]*)\)\s*(?:const\s*)?[{;]")
 _NOT_TYPES = {"return", "else", "new", "delete", "if", "while", "for", "switch", "throw"}
@@ -63,6 +72,7 @@ _NOT_TYPES = {"return", "else", "new", "delete", "if", "while", "for", "switch",
 
 def solution_methods(code: str) -> list[CppMethod]:
     """The methods declared in ``class Solution`` (helpers included), in order."""
+    code = code_only(code)
     start = re.search(r"\b(?:class|struct)\s+Solution\b[^{]*\{", code)
     if start is None:
         return []

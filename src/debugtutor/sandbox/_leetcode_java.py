@@ -20,6 +20,7 @@ from debugtutor.sandbox._leetcode_cpp import (
     argument_literals,
     call_values,
     checked_signature,
+    code_only,
     split_top_level,
 )
 
@@ -58,6 +59,7 @@ _NOT_TYPES = {"return", "else", "new", "if", "while", "for", "switch", "catch"}
 
 def solution_methods(code: str) -> list[CppMethod]:
     """The methods declared in ``class Solution`` (helpers included), in order."""
+    code = code_only(code)
     start = re.search(r"\bclass\s+Solution\b[^{]*\{", code)
     if start is None:
         return []

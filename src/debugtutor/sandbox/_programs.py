@@ -75,13 +75,10 @@ def _compile_limits(limits: Limits) -> dict[str, Any]:
     }
 
 
-_COMMENTS_AND_STRINGS = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
-
-
 def java_class_name(source: str) -> str:
     """The class to run: the public class, else the one with ``main``, else ``Main`` (comments and string literals
     do not count: LeetCode's Java templates describe ``public class TreeNode`` in a comment)."""
-    source = _COMMENTS_AND_STRINGS.sub(" ", source)
+    source = _leetcode_cpp.code_only(source)
     public = re.search(r"public\s+(?:final\s+)?class\s+([A-Za-z_]\w*)", source)
     if public:
         return public.group(1)
