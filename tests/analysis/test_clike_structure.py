@@ -128,6 +128,26 @@ def test_literals_of_the_wrong_kind() -> None:
     assert multichar.replace("'12'", '"12"') in _sources(multichar, "cpp")
 
 
+def test_a_string_a_function_of_a_plain_type_returns_is_unquoted_or_stands_for_its_values() -> None:
+    # javac rejects it (in the words of a condition that assigns); g++ takes a string returned as a bool for true
+    java = (
+        "class Solution {\n    public boolean has(int[] v, int x) {\n        for (int y : v) if (y == x) return true;\n"
+        '        return "wrong string";\n    }\n}\n'
+    )
+    told = _error(4, "condition-not-boolean", "incompatible types: String cannot be converted to boolean")
+    assert java.replace('"wrong string"', "false") in _sources(java, "java", [told])
+    quoted = java.replace('"wrong string"', '"false"')
+    assert java.replace('"wrong string"', "false") in _sources(quoted, "java", [told])
+    cpp = java.replace(
+        "class Solution {\n    public boolean has(int[] v", "class Solution {\npublic:\n    bool has(vector<int>& v"
+    )
+    cpp = cpp.replace("    }\n}\n", "    }\n};\n")
+    assert cpp.replace('"wrong string"', "false") in _sources(cpp, "cpp")  # no complaint: the return itself says it
+    # a function that returns a string keeps its strings
+    named = cpp.replace("bool has(", "string has(").replace("return true;", 'return "yes";')
+    assert not any("return false;" in source for source in _sources(named, "cpp"))
+
+
 @pytest.mark.parametrize(
     "language,written,diagnostic_symbol,expected",
     [

@@ -291,20 +291,52 @@ def _numberish(text: str) -> bool:
     return re.fullmatch(r"[A-Za-z_]\w*|-?\d+(?:\.\d+)?", text) is not None
 
 
+# What a function of each return type returns where its code returns a string literal instead.
+_RETURNED_STAND_INS = {
+    "boolean": ("true", "false"),
+    "bool": ("true", "false"),
+    **{kind: ("0", "-1", "1") for kind in ("int", "long", "long long", "short")},
+    **{kind: ("0",) for kind in ("double", "float")},
+}
+
+
 def literal_kind_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Unquote a quoted name or number where the compiler wanted a number; a multi-character C++ character literal
-    becomes a string."""
-    mismatched = {d.line for d in _blocking(ctx) if d.code == "type-mismatch"}
+    becomes a string. A string literal a function of a plain type returns (javac rejects it, g++ does for a number and
+    turns it into ``true`` for a ``bool``) is unquoted or stands for the values such a function returns."""
+    # (javac's "String cannot be converted to boolean" is the words of a condition that assigns, and of a return)
+    mismatched = {d.line for d in _blocking(ctx) if d.code in ("type-mismatch", "condition-not-boolean")}
+    returned = _returned_strings(ctx)
     for token in lexed.all:
-        if token.kind == "string" and token.closed and token.line in mismatched:
+        if token.kind == "string" and token.closed and (token.line in mismatched or token.start in returned):
             inner = token.text[1:-1]
             if _numberish(inner):
                 yield ctx.replace_span(P_HIGH, "unquote", "syntax", token.line, token.start, token.end, inner,
                                        f"{token.text} -> {inner}", "unclosed string")  # fmt: skip
+            for value in returned.get(token.start, ()):
+                if value != inner:
+                    yield ctx.replace_span(P_MID, "returned_value", "syntax", token.line, token.start, token.end,
+                                           value, f"{token.text} -> {value}", "unclosed string")  # fmt: skip
         elif token.kind == "char" and token.closed and len(token.text) > 3 and not token.text.startswith("'\\"):
             string = '"' + token.text[1:-1] + '"'
             yield ctx.replace_span(P_HIGH, "char_to_string", "syntax", token.line, token.start, token.end, string,
                                    f"{token.text} -> {string}", "unclosed string")  # fmt: skip
+
+
+def _returned_strings(ctx: EditContext) -> dict[int, tuple[str, ...]]:
+    """Offset of each string literal returned as a whole by a function of a plain type -> what such a function
+    returns instead."""
+    found: dict[int, tuple[str, ...]] = {}
+    for statement in ctx.tree.named("return_statement"):
+        values = statement.named_children
+        function = enclosing(statement, FUNCTION_TYPES)
+        kind = function.child_by_field_name("type") if function is not None else None
+        if len(values) != 1 or values[0].type != "string_literal" or kind is None:
+            continue
+        stand_ins = _RETURNED_STAND_INS.get(" ".join(ctx.tree.text(kind).split()))
+        if stand_ins is not None:
+            found[ctx.tree.span(values[0])[0]] = stand_ins
+    return found
 
 
 def _member_uses(text: str, symbol: str) -> Iterator[re.Match[str]]:
