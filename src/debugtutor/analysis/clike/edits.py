@@ -763,7 +763,7 @@ _LITERAL_KIND_MISMATCH = re.compile(
 )
 
 
-def literal_kind_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+def compared_literal_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """A character compared with a one-character string (``s[i] == "1"``: a pointer and an integer to g++,
     incomparable types to javac): the string literal becomes the character literal, or the other way round."""
     lines = {
@@ -1335,7 +1335,7 @@ def candidate_edits(
                 lambda: stray_token_repairs(ctx, lexed),
                 lambda: idle_for_part_repairs(ctx),
                 lambda: garbled_comparison_repairs(ctx, lexed),
-                lambda: literal_kind_repairs(ctx, lexed),
+                lambda: compared_literal_repairs(ctx, lexed),
                 lambda: delete_line_repairs(ctx),
             ]
         if "reference" in categories:
