@@ -93,6 +93,7 @@ public:
     assert search.best is not None
     assert [edit.operator for edit in search.best.edits] == ["mend_index_past_end"]
     assert "return v[v.size() - 1];" in search.best.source
+    assert search.best.diff.startswith("--- a/solution.cpp\n+++ b/solution.cpp\n")
     # without a smell there is nothing to go on: no repair, and nothing but the program was run
     clean = code.replace("v[v.size()]", "v[v.size() - 1]")
     untouched = asyncio.run(arepair_compiled(clean, calls, language="cpp", method="last", budget=budget))

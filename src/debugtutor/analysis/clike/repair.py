@@ -519,7 +519,12 @@ async def _compile_fix_rounds(
             if verdict.all_passed:
                 mapping = _line_map(code, current)
                 steps = [*applied, _applied(edit, mapping.get(edit.line, edit.line), True)]
-                return current, applied, _repair(code, edit.source, steps, verified, started), verified
+                return (
+                    current,
+                    applied,
+                    _repair(code, edit.source, steps, verified, started, verifier.language),
+                    verified,
+                )
             if verdict.compiles:
                 lines_after: set[int] = set()
             else:
@@ -581,7 +586,7 @@ async def _compile_fix_rounds(
         verdict = (await verifier.verify([current], max(5.0, budget.max_seconds - (time.monotonic() - started))))[0]
         verified += 1
         if verdict.all_passed:
-            return current, applied, _repair(code, current, applied, verified, started), verified
+            return current, applied, _repair(code, current, applied, verified, started, verifier.language), verified
         if verdict.compiles:
             if applied:
                 applied[-1] = applied[-1].model_copy(update={"made_it_compile": True})
@@ -627,15 +632,21 @@ async def _smells_mended(
         return found, executions
     executions += 1
     if (await verifier.verify([mended], 5.0))[0].all_passed and (confirmed is None or await confirmed(mended)):
-        return _repair(code, mended, [*found.edits, *smell_edits], executions, started), executions
+        return _repair(code, mended, [*found.edits, *smell_edits], executions, started, verifier.language), executions
     return found, executions
 
 
-def _repair(original: str, fixed: str, edits: list[AppliedEdit], executions: int, started: float) -> Repair:
+DIFF_NAMES: dict[CompiledLanguage, str] = {"cpp": "solution.cpp", "java": "Solution.java"}
+"""The file name a repair's diff gives the program."""
+
+
+def _repair(
+    original: str, fixed: str, edits: list[AppliedEdit], executions: int, started: float, language: CompiledLanguage
+) -> Repair:
     return Repair(
         edits=edits,
         source=fixed,
-        diff=unified_diff(original, fixed),
+        diff=unified_diff(original, fixed, name=DIFF_NAMES[language]),
         changed_lines=changed_original_lines(original, fixed),
         executions=executions,
         seconds=round(time.monotonic() - started, 3),
@@ -726,7 +737,7 @@ async def arepair_compiled(
     if original.all_passed:
         # examples that show no bug in a program said to have one: a sure smell is the only evidence there is (an
         # index one past the end that no example reaches, a character literal of two characters)
-        as_given = _repair(code, code, [], executions, started)
+        as_given = _repair(code, code, [], executions, started, language)
         mended, executions = await _smells_mended(code, as_given, verifier, budget, started, executions,
                                                   confirmed if confirm else None)  # fmt: skip
         return RepairSearch(repairs=[mended] if mended.edits else [], executions=executions,
@@ -741,7 +752,7 @@ async def arepair_compiled(
         current, prefix, found, verified = await _compile_fix_rounds(code, verifier, budget, started)
         executions += verified
         if prefix and current != code and not verifier.blocking_lines(current):
-            compile_fix = _repair(code, current, prefix, executions, started)
+            compile_fix = _repair(code, current, prefix, executions, started, language)
     if found is not None and (not confirm or await confirmed(found.source)):
         found, executions = await _smells_mended(code, found, verifier, budget, started, executions,
                                                  confirmed if confirm else None)  # fmt: skip
@@ -758,7 +769,7 @@ async def arepair_compiled(
         executions += 1
         current, prefix = smell_fixed, [*prefix, *smell_edits]
         if (await verifier.verify([current], 5.0))[0].all_passed and (not confirm or await confirmed(current)):
-            fixed = _repair(code, current, prefix, executions, started)
+            fixed = _repair(code, current, prefix, executions, started, language)
             return RepairSearch(repairs=[fixed], executions=executions, seconds=round(time.monotonic() - started, 3),
                                 candidates=executions, sandbox_runs=verifier.jobs, tests_total=len(calls),
                                 tests_passed_before=original.passed, compile_fix=compile_fix)  # fmt: skip
@@ -784,9 +795,10 @@ async def arepair_compiled(
         back = _line_map(code, current)
         for repair in search.repairs:
             edits = [*prefix, *(e.model_copy(update={"original_line": back.get(e.line, e.line)}) for e in repair.edits)]
-            repairs.append(_repair(code, repair.source, edits, executions + repair.executions, started))
+            repairs.append(_repair(code, repair.source, edits, executions + repair.executions, started, language))
     else:
-        repairs = search.repairs
+        named = DIFF_NAMES[language]
+        repairs = [r.model_copy(update={"diff": unified_diff(code, r.source, name=named)}) for r in search.repairs]
     return search.model_copy(
         update={
             "repairs": repairs,
