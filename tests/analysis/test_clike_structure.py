@@ -304,6 +304,17 @@ def test_a_semicolon_that_empties_a_loop_is_dropped(language: str) -> None:
 
 
 @pytest.mark.parametrize("language", ["cpp", "java"])
+def test_empty_braces_before_a_line_indented_under_the_header_are_dropped(language: str) -> None:
+    good = WINDOW[language].replace("result += j - i + 1;", "if (j >= i)\n                result += j - i + 1;")
+    emptied = good.replace("if (j >= i)", "if (j >= i) {}")
+    dropped = [e.source for e in candidate_edits(emptied, language) if e.operator == "drop_empty_body"]  # type: ignore[arg-type]
+    assert dropped == [good.replace("if (j >= i)", "if (j >= i) ")]
+    # an empty block over a line at the header's own indentation may be meant: nothing to drop
+    level = emptied.replace("\n                result +=", "\n            result +=")
+    assert not any(e.operator == "drop_empty_body" for e in candidate_edits(level, language))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
 def test_a_body_begun_on_the_header_line_is_braced_over_the_lines_indented_under_it(language: str) -> None:
     """``while (...) a; b;`` over deeper-indented lines that hold a block of their own: the braces take the rest of
     the header's line and those lines, the inner block's ``}`` included, and stop at the enclosing block's."""

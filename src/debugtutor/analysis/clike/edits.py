@@ -505,8 +505,8 @@ def assignment_repairs(ctx: EditContext) -> Iterator[Candidate]:
 
 
 def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
-    """Drop a ``;`` that empties a loop or ``if``; brace an unbraced body over the lines indented with it (a body on
-    the header's line, over the lines indented deeper than the header)."""
+    """Drop a ``;`` (or ``{}`` over a line indented deeper) that empties a loop or ``if``; brace an unbraced body
+    over the lines indented with it (a body on the header's line, over the lines indented deeper than the header)."""
     lines = source_lines(ctx.source)
     for node in ctx.tree.named("if_statement", "for_statement", "while_statement", "for_range_loop",
                                "enhanced_for_statement", "else_clause"):  # fmt: skip
@@ -523,6 +523,18 @@ def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
                                       "illegal separation")  # fmt: skip
             continue
         if body.type in ("compound_statement", "block"):
+            # (`if (...) {}` over a statement indented deeper: the braces empty the body the indentation gives it)
+            after = next((n for n in range(body.end_point[0] + 2, len(lines) + 1) if lines[n - 1].strip()), None)
+            if (
+                not body.named_children
+                and body.end_point[0] + 1 == header_line
+                and after is not None
+                and indent_width(lines[after - 1]) > indent_width(lines[header_line - 1])
+                and not lines[after - 1].strip().startswith("}")
+                and (ctx.wanted(header_line) or ctx.wanted(after))
+            ):
+                yield ctx.delete_node(P_HIGH, "drop_empty_body", "syntax", body, "drop the '{}' that ends the header",
+                                      "illegal separation")  # fmt: skip
             continue
         body_line = line_of(body)
         run_end = body.end_point[0] + 1
