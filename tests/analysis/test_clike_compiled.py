@@ -11,6 +11,7 @@ from debugtutor.analysis.clike.repair import PROBE_CALLS, arepair_compiled, repa
 from debugtutor.analysis.engine import AnalysisBudget, analyze
 from debugtutor.analysis.examples import input_rules, perturb_calls
 from debugtutor.analysis.mutation import mutate
+from debugtutor.analysis.repair import RepairBudget
 from debugtutor.sandbox import LeetCodeCall, Status
 
 CPP = """class Solution {
@@ -299,3 +300,39 @@ def test_the_search_probes_inputs_of_its_own_not_those_a_benchmark_derives_hidde
         drawn_alike = perturb_calls(bare, count=PROBE_CALLS, seed=build_seed, rules=input_rules(bare))
         assert all(call.args in derived for call in drawn_alike)
     assert met <= 8 * PROBE_CALLS // 10
+
+
+DIGIT_SUM = """class Solution {
+public:
+    int digitSum(int num) {
+        int sum = 0;
+        while (num > 0) {
+            int digit = num % 10;
+            sum += digit;
+            num = num / 100;
+        }
+        return sum;
+    }
+};
+"""
+
+
+@pytest.mark.slow
+def test_a_search_that_looks_further_returns_the_smaller_of_the_fixes_it_found() -> None:
+    # both `% 10` -> `% 9` (on the line searched first) and `/ 100` -> `/ 10` pass the two examples; only the second
+    # is the bug's fix, and it is the smaller change
+    calls = [LeetCodeCall(args={"num": 5}, expected=5), LeetCodeCall(args={"num": 12}, expected=3)]
+    budgets = {
+        "first": RepairBudget(max_seconds=120, batch_size=32, max_executions=400, per_test_s=2.0),
+        "further": RepairBudget(max_seconds=120, batch_size=32, max_executions=400, per_test_s=2.0, max_fixes=8,
+                                look_further=3.0),
+    }  # fmt: skip
+    found = {
+        name: asyncio.run(arepair_compiled(DIGIT_SUM, calls, language="cpp", method="digitSum",
+                                           suspicious_lines=[6, 8], budget=budget))
+        for name, budget in budgets.items()
+    }  # fmt: skip
+    assert found["first"].best is not None and [e.description for e in found["first"].best.edits] == ["line 6: 10 -> 9"]
+    further = found["further"]
+    assert further.best is not None and [e.description for e in further.best.edits] == ["line 8: 100 -> 10"]
+    assert len(further.repairs) >= 2  # (both were found: the smaller one is returned)

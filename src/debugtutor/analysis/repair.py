@@ -16,8 +16,10 @@ Candidates that do not compile, or that compile to the same program as one alrea
 running; verdicts are cached by the hash of the normalized program. For assert tests, candidates are checked in
 batches by one sandboxed process each (``_verify_harness.py``: a fresh namespace per candidate), two batches at a
 time, and a candidate that passes is confirmed on its own as a :class:`debugtutor.sandbox.PythonTestsRequest` before
-it counts. The search stops at a budget of executions (candidate checks) and seconds and returns the fixes found,
-smallest first.
+it counts. The search stops at a budget of executions (candidate checks) and seconds, or once it has its fixes, and
+returns the fixes found, fewest edits and smallest change first; a search told to look further goes on past its first
+fix (at the same number of edits) for a few times the candidates that fix took, since the first candidate to pass may
+fit only the tests.
 """
 
 from __future__ import annotations
@@ -103,6 +105,10 @@ class RepairBudget(BaseModel):
     max_executions: int = 20000
     max_seconds: float = 10.0
     max_fixes: int = 1
+    look_further: float | None = None
+    """Once a fix is found, go on for this many times the candidates it took (up to ``max_fixes``) and return the
+    fix of fewest edits, then smallest change, of those found (the first one to pass may fit only the tests); None:
+    stop at ``max_fixes`` fixes."""
     max_edits: int = Field(default=3, ge=1, le=4)
     """Edits per fix; each level past one builds only on candidates that passed more tests than their base."""
     concurrency: int = 2
@@ -394,7 +400,14 @@ class _Search:
         return self.exhausted
 
     def done(self) -> bool:
-        return len(self.fixes) >= self.budget.max_fixes or self.out_of_budget()
+        return len(self.fixes) >= self.budget.max_fixes or self.looked_far_enough() or self.out_of_budget()
+
+    def looked_far_enough(self) -> bool:
+        """A fix is in hand and the search went on past it as far as the budget's ``look_further`` asks."""
+        further = self.budget.look_further
+        if further is None or not self.fixes:
+            return False
+        return self.executions >= (1 + further) * min(fix.executions for fix in self.fixes)
 
     async def check_all(self, candidates: list[_Candidate], *, full_time: bool = False) -> None:
         """Verify candidates (already deduplicated and compiling), ``concurrency`` batches at a time. Candidates
@@ -765,7 +778,7 @@ async def _paired(
     # (the enders whose answers came nearest the expected ones first: an edit that ends a loop by cutting it short
     # answers too)
     enders = sorted((candidate for candidate in ended if candidate not in gaining), key=_progress_desc)[:MAX_PAIRED]
-    if (len(gaining) >= 2 or (gaining and enders)) and not search.done():
+    if (len(gaining) >= 2 or (gaining and enders)) and not search.fixes and not search.done():
         await search.run_batches(_pairs_of(code, gaining[:MAX_PAIRED], enders), judge_pair)
     return combined
 

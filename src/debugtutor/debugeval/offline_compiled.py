@@ -20,7 +20,8 @@ all goes to the search too when a sure smell fires (:mod:`debugtutor.analysis.cl
   patterns; else a coin flip on the texts.
 * **Code Repair**: the repair search's fix, verified on the stated examples and confirmed by a ``LeetCodeRequest``
   that also runs it on inputs near them (a fix that crashes there where the buggy program did not is passed over
-  while the search can find another).
+  while the search can find another); the search looks further past its first fix and answers with the smallest of
+  those it found (``REPAIR_LOOK_FURTHER``).
 """
 
 from __future__ import annotations
@@ -116,6 +117,12 @@ that its result (and the answers of the tasks that read it) is the same on a loa
 search that finds nothing spends about 40-70 s alone on two cores and twice that when two searches share them. Most
 fixes come within a few hundred; a two-edit fix (a recursive call's argument and its result both changed) came at
 1030 on a development bug, so the limit was raised from 600, which doubles only the time spent on misses."""
+REPAIR_LOOK_FURTHER = 3.0
+"""Once a fix passes the examples, the search goes on for three times the candidates it took to find it, and the fix
+of fewest edits and smallest change of those it found is the answer: the first to pass may fit only the examples (a
+modulus changed from 10 to 9 where a division by 100 should divide by 10, both passing every example)."""
+REPAIR_FIXES = 8
+"""Fixes collected at most while the search looks further."""
 COMPILED_REPAIR_SAFETY_S = 600.0
 """The repair search's time limit when its count bounds it: a net for a machine far slower than this one, which a
 search reports when it hits (``out_of_time``), not a budget that decides the answer."""
@@ -162,7 +169,12 @@ async def compiled_program(
             language=language,  # type: ignore[arg-type]
             suspicious_lines=ranked,
             budget=RepairBudget(
-                max_seconds=repair_seconds, max_executions=repair_candidates, batch_size=32, per_test_s=1.0
+                max_seconds=repair_seconds,
+                max_executions=repair_candidates,
+                batch_size=32,
+                per_test_s=1.0,
+                max_fixes=REPAIR_FIXES,
+                look_further=REPAIR_LOOK_FURTHER,
             ),
             compare=compare,
             localize=compiled_localizer(calls, language, method, compare=compare),  # type: ignore[arg-type]
