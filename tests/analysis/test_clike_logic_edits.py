@@ -393,6 +393,10 @@ public:
     assert found == ["for (int i : vector<int>(dp)) dp[(i + a) % 3] = max(dp[(i + a) % 3], i + a);"]
     # nor does a use inside the formula itself
     assert [e.description for e in candidate_edits(code, "cpp", lines=[7]) if e.operator == "widen_operand"] == []
+    # a comparison on the line is no formula of the value: an index does not become a boolean
+    tested = code.replace("max(dp[(i + a) % 3], a)", "a < 3 ? dp[a] : 0")
+    widened = [e.description for e in candidate_edits(tested, "cpp", lines=[6]) if e.operator == "widen_operand"]
+    assert widened == ["line 6: 'a' -> 'i + a'"]
 
 
 def test_a_repair_never_turns_a_loop_condition_against_the_loop_step() -> None:

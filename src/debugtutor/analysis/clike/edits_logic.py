@@ -656,12 +656,18 @@ def variable_edits(ctx: EditContext) -> Iterator[Candidate]:
                                   "variable error")  # fmt: skip
 
 
+_ARITHMETIC_OPERATORS = frozenset({"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"})
+
+
 def widened_operand_edits(ctx: EditContext) -> Iterator[Candidate]:
     """Replace a variable by an expression the same line computes from it (``max(dp[(i+a)%3], a)`` ->
     ``max(dp[(i+a)%3], i+a)``): the line's own formula, with a term left out at one of its uses."""
     by_line: dict[int, list[Node]] = {}
     for node in ctx.tree.named("binary_expression"):
-        if ctx.wanted(line_of(node)) and line_of(node) == end_line_of(node):
+        operator = node.child_by_field_name("operator")
+        # (a comparison or a logical test is not a formula of the value: `a[i<n]` indexes with a boolean)
+        arithmetic = operator is not None and ctx.tree.text(operator) in _ARITHMETIC_OPERATORS
+        if arithmetic and ctx.wanted(line_of(node)) and line_of(node) == end_line_of(node):
             by_line.setdefault(line_of(node), []).append(node)
     for node in ctx.tree.named("identifier"):
         expressions = by_line.get(line_of(node), [])
