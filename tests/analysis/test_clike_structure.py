@@ -215,6 +215,20 @@ def test_a_header_whose_body_and_closing_brace_say_it_opened_a_block_gets_its_br
     )
 
 
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_function_header_whose_body_and_closing_brace_say_it_opened_a_block_gets_its_brace(language: str) -> None:
+    good = WINDOW[language]
+    header = (
+        "int countBelow(vector<int>& nums, int k) {" if language == "cpp" else "int countBelow(int[] nums, int k) {"
+    )
+    lost = good.replace(header, header.removesuffix(" {"))
+    opened = [e.source for e in candidate_edits(lost, language) if e.operator == "open_block"]  # type: ignore[arg-type]
+    assert opened == [good]
+    # a call that lost its ';' names no type before it: it opens nothing
+    call = good.replace("product *= nums[j];", "product *= nums[j];\n            check(j)\n                ;")
+    assert not any(e.operator == "open_block" for e in candidate_edits(call, language))  # type: ignore[arg-type]
+
+
 def test_on_a_rejected_line_constructors_get_called_and_foreign_phrases_translated() -> None:
     java = "class Solution {\n    Map<Integer, Integer> seen = new HashMap<>;\n    boolean has(Integer x) {\n" \
            "        return x is not None and seen.containsKey(x);\n    }\n}\n"  # fmt: skip

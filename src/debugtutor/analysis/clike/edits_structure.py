@@ -195,9 +195,16 @@ BRACELESS_HEADER = re.compile(r"\s*(?:}\s*)?(?:for|while|if|else\s+if|else)\b.*[
 """A loop or ``if`` header line that opens no block (its body, one statement or a forgotten ``{``, follows)."""
 
 
+FUNCTION_HEADER = re.compile(
+    r"\s*(?:[A-Za-z_][\w:<>,\*&\[\]]*\s+)+[\*&]*(?!(?:if|for|while|switch|return|new|else)\b)[A-Za-z_]\w*\s*"
+    r"\([^;{}]*\)\s*(?:const\s*)?(?:throws\s+[\w.,\s]+)?$"
+)
+"""A function or method header line, a type before its name, that opens no block."""
+
+
 def opening_brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
-    """Open, at the end of a loop or ``if`` header, the block its indented body and a ``}`` at the header's
-    indentation imply (only when the program has more ``}`` than ``{``)."""
+    """Open, at the end of a loop, ``if`` or function header, the block its indented body and a ``}`` at the
+    header's indentation imply (only when the program has more ``}`` than ``{``)."""
     braces = [t for t in lexed.all if t.kind == "symbol" and t.text in "{}"]
     if sum(1 for t in braces if t.text == "}") <= sum(1 for t in braces if t.text == "{"):
         return
@@ -205,7 +212,7 @@ def opening_brace_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candi
     code_lines = [n for n in range(1, len(lines) + 1) if lexed.code_on(n)]
     for position, number in enumerate(code_lines):
         header = lines[number - 1]
-        if not BRACELESS_HEADER.match(header) or position + 1 >= len(code_lines):
+        if not (BRACELESS_HEADER.match(header) or FUNCTION_HEADER.match(header)) or position + 1 >= len(code_lines):
             continue
         indent = indent_width(header)
         if indent_width(lines[code_lines[position + 1] - 1]) <= indent:
