@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from debugtutor.debugeval import offline_compiled
 from debugtutor.debugeval.offline import OfflineSolver
 from debugtutor.debugeval.offline_compiled import (
     CompiledFactsCache,
@@ -161,8 +162,13 @@ TOTAL_JAVA = """class Solution {
 
 
 @pytest.mark.slow
-def test_a_fix_on_none_of_the_options_sends_localization_to_edits_at_the_options() -> None:
-    # one-number examples: "return sum + 1" passes them as well as the real fix, and the search finds it first
+def test_a_fix_on_none_of_the_options_sends_localization_to_edits_at_the_options(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # one-number examples: "return sum + 1" passes them as well as the real fix, and the search finds it first (a
+    # search that looked further would find the smaller real fix: this one stops at its first)
+    monkeypatch.setattr(offline_compiled, "REPAIR_LOOK_FURTHER", None)
+    monkeypatch.setattr(offline_compiled, "REPAIR_FIXES", 1)
     examples = ["Input: nums = [5]\nOutput: 5", "Input: nums = [7]\nOutput: 7"]
     question = "Add up the numbers.\n\n" + "\n\n".join(f"Example {i}:\n{e}" for i, e in enumerate(examples, 1))
     program = asyncio.run(compiled_program(TOTAL_JAVA, examples, "java", 60.0))
