@@ -11,10 +11,13 @@ import pytest
 from debugtutor.analysis.engine import REPAIR_TEST_TIMEOUT_BOUNDS_S, repair_test_timeout
 from debugtutor.analysis.execution import ExecutionFacts, TestRun
 from debugtutor.analysis.repair import (
+    AppliedEdit,
+    Repair,
     RepairBudget,
     _Candidate,
     _closer,
     _moved_on,
+    _preferred_first,
     _progress_desc,
     _search,
     _Verdict,
@@ -523,3 +526,21 @@ def test_repair_fixes_common_novice_bugs_with_one_edit(code: str, tests: list[st
     assert len(result.best.edits) == 1, result.best.edits
     assert line in result.best.changed_lines
     assert run(PythonTestsRequest(code=result.best.source, tests=tests)).status == Status.passed
+
+
+def test_the_first_fix_found_stays_first_unless_a_later_one_of_its_kinds_changes_less() -> None:
+    code = "def digits(n):\n    total = 0\n    while n:\n        total += n % 10\n        n //= 100\n    return total\n"
+
+    def fix(operator: str, old: str, new: str) -> Repair:
+        edit = AppliedEdit(operator=operator, category="logic", line=1, description=f"{old} -> {new}")
+        return Repair(
+            edits=[edit], source=code.replace(old, new), diff="", changed_lines=[1], executions=1, seconds=0.0
+        )
+
+    modulus = fix("change_constant", "n % 10", "n % 9")
+    division = fix("change_constant", "//= 100", "//= 10")  # a smaller change of the same kind, found later
+    returned = fix("wrap_return", "return total", "return total + total - total")
+    start = fix("off_by_one", "total = 0", "total = 1")  # smaller than the first, but of another kind
+    assert _preferred_first(code, [modulus, start, division])[0] is division
+    assert _preferred_first(code, [returned, start]) == [returned, start]
+    assert _preferred_first(code, []) == []

@@ -17,9 +17,10 @@ running; verdicts are cached by the hash of the normalized program. For assert t
 batches by one sandboxed process each (``_verify_harness.py``: a fresh namespace per candidate), two batches at a
 time, and a candidate that passes is confirmed on its own as a :class:`debugtutor.sandbox.PythonTestsRequest` before
 it counts. The search stops at a budget of executions (candidate checks) and seconds, or once it has its fixes, and
-returns the fixes found, fewest edits and smallest change first; a search told to look further goes on past its first
-fix (at the same number of edits) for a few times the candidates that fix took, since the first candidate to pass may
-fit only the tests.
+returns the fixes found, fewest edits and smallest change first, but for the one it puts first: the first found,
+unless a later one of the same kinds of edit changes less. A search told to look further goes on past its first fix
+(at the same number of edits) for a few times the candidates that fix took, since the first candidate to pass may fit
+only the tests.
 """
 
 from __future__ import annotations
@@ -106,9 +107,9 @@ class RepairBudget(BaseModel):
     max_seconds: float = 10.0
     max_fixes: int = 1
     look_further: float | None = None
-    """Once a fix is found, go on for this many times the candidates it took (up to ``max_fixes``) and return the
-    fix of fewest edits, then smallest change, of those found (the first one to pass may fit only the tests); None:
-    stop at ``max_fixes`` fixes."""
+    """Once a fix is found, go on for this many times the candidates it took (up to ``max_fixes``), for a smaller fix
+    of the same kinds of edit (the first one to pass may fit only the tests, see :func:`_preferred_first`); None: stop
+    at ``max_fixes`` fixes."""
     max_edits: int = Field(default=3, ge=1, le=4)
     """Edits per fix; each level past one builds only on candidates that passed more tests than their base."""
     concurrency: int = 2
@@ -746,7 +747,7 @@ async def _search(
     if not search.fixes and search.fragile is not None:
         search.fixes.append(search.fragile)
 
-    result.repairs = sorted(search.fixes, key=lambda fix: (len(fix.edits), _diff_size(code, fix.source)))
+    result.repairs = _preferred_first(code, search.fixes)
     result.executions = search.executions
     result.sandbox_runs = search.sandbox_runs
     result.seconds = round(search.elapsed(), 3)
@@ -845,6 +846,22 @@ def _closeness_desc(candidate: _Candidate) -> float:
 
 def _passed_desc(candidate: _Candidate) -> int:
     return -(candidate.verdict.passed if candidate.verdict is not None else 0)
+
+
+def _preferred_first(code: str, fixes: list[Repair]) -> list[Repair]:
+    """The fixes, fewest edits and smallest change first, except that the one returned first is the first found of
+    the fewest edits (the search tries the most suspicious lines and the most plausible edits first) or, smaller
+    still, a fix found after it with edits of the same kinds (a constant changed by less than the first changed its
+    own): a smaller change of another kind may fit only the tests, where the first one followed the evidence."""
+    ranked = sorted(fixes, key=lambda fix: (len(fix.edits), _diff_size(code, fix.source)))
+    if not ranked:
+        return ranked
+    fewest = len(ranked[0].edits)
+    first = next(fix for fix in fixes if len(fix.edits) == fewest)
+    kinds = [edit.operator for edit in first.edits]
+    alike = [fix for fix in fixes if [edit.operator for edit in fix.edits] == kinds]
+    chosen = min(alike, key=lambda fix: _diff_size(code, fix.source))  # (the first of equals: min keeps order)
+    return [chosen, *(fix for fix in ranked if fix is not chosen)]
 
 
 def _diff_size(original: str, fixed: str) -> int:

@@ -20,8 +20,8 @@ all goes to the search too when a sure smell fires (:mod:`debugtutor.analysis.cl
   patterns; else a coin flip on the texts.
 * **Code Repair**: the repair search's fix, verified on the stated examples and confirmed by a ``LeetCodeRequest``
   that also runs it on inputs near them (a fix that crashes there where the buggy program did not is passed over
-  while the search can find another); the search looks further past its first fix and answers with the smallest of
-  those it found (``REPAIR_LOOK_FURTHER``).
+  while the search can find another); the search looks further past its first fix for a smaller one of the same
+  kinds of edit (``REPAIR_LOOK_FURTHER``).
 """
 
 from __future__ import annotations
@@ -118,9 +118,11 @@ search that finds nothing spends about 40-70 s alone on two cores and twice that
 fixes come within a few hundred; a two-edit fix (a recursive call's argument and its result both changed) came at
 1030 on a development bug, so the limit was raised from 600, which doubles only the time spent on misses."""
 REPAIR_LOOK_FURTHER = 3.0
-"""Once a fix passes the examples, the search goes on for three times the candidates it took to find it, and the fix
-of fewest edits and smallest change of those it found is the answer: the first to pass may fit only the examples (a
-modulus changed from 10 to 9 where a division by 100 should divide by 10, both passing every example)."""
+"""Once a fix passes the examples, the search goes on for three times the candidates it took to find it, and a smaller
+fix of the same kinds of edit found there is the answer instead: the first to pass may fit only the examples (a
+modulus changed from 10 to 9 where a division by 100 should divide by 10, both constants changed, both passing every
+example). A smaller fix of another kind does not replace it (a loop's start moved by one against a sum nobody read
+added to the answer): the search's own order, suspicious lines and plausible edits first, is the better guide."""
 REPAIR_FIXES = 8
 """Fixes collected at most while the search looks further."""
 COMPILED_REPAIR_SAFETY_S = 600.0
