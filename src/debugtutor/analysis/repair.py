@@ -368,9 +368,11 @@ class _Search:
         budget: RepairBudget,
         normal_form: Callable[[str], str | None] | None = None,
         robust: Confirmer | None = None,
+        diff_name: str = "program.py",
     ) -> None:
         self.code = code
         self.robust = robust
+        self.diff_name = diff_name
         self.fragile: Repair | None = None
         self.normal_form = normal_form or _normal_form
         self.verify = verify
@@ -408,7 +410,7 @@ class _Search:
         further = self.budget.look_further
         if further is None or not self.fixes:
             return False
-        return self.executions >= (1 + further) * min(fix.executions for fix in self.fixes)
+        return self.executions >= (1 + further) * self.fixes[0].executions  # (the first found took the fewest)
 
     async def check_all(self, candidates: list[_Candidate], *, full_time: bool = False) -> None:
         """Verify candidates (already deduplicated and compiling), ``concurrency`` batches at a time. Candidates
@@ -484,7 +486,7 @@ class _Search:
         fix = Repair(
             edits=edits,
             source=candidate.source,
-            diff=unified_diff(self.code, candidate.source),
+            diff=unified_diff(self.code, candidate.source, name=self.diff_name),
             changed_lines=changed_original_lines(self.code, candidate.source),
             executions=self.executions,
             seconds=round(self.elapsed(), 3),
@@ -651,11 +653,13 @@ async def _search(
     localize: Callable[[str], Awaitable[list[int]]] | None,
     normal_form: Callable[[str], str | None] | None = None,
     robust: Confirmer | None = None,
+    diff_name: str = "program.py",
 ) -> RepairSearch:
     """The search behind :func:`arepair` (and the compiled languages' search): ``confirm`` checks a fix that
     passed in a batch on its own; ``robust``, when given, whether a confirmed fix holds near the tests (a fix that
-    does not is returned only when the search finds no other)."""
-    search = _Search(code, verify, confirm, proposer, budget, normal_form, robust)
+    does not is returned only when the search finds no other); ``diff_name`` is the file name the fixes' diffs
+    give the program."""
+    search = _Search(code, verify, confirm, proposer, budget, normal_form, robust, diff_name)
     original = _Candidate(code, [])
     compiles = search.key(code) is not None
     if compiles:
@@ -856,8 +860,7 @@ def _preferred_first(code: str, fixes: list[Repair]) -> list[Repair]:
     ranked = sorted(fixes, key=lambda fix: (len(fix.edits), _diff_size(code, fix.source)))
     if not ranked:
         return ranked
-    fewest = len(ranked[0].edits)
-    first = next(fix for fix in fixes if len(fix.edits) == fewest)
+    first = min(fixes, key=lambda fix: len(fix.edits))  # (min keeps the first found of equals)
     kinds = [edit.operator for edit in first.edits]
     alike = [fix for fix in fixes if [edit.operator for edit in fix.edits] == kinds]
     chosen = min(alike, key=lambda fix: _diff_size(code, fix.source))  # (the first of equals: min keeps order)

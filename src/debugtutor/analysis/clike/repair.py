@@ -789,6 +789,7 @@ async def arepair_compiled(
         proposer=verifier.proposer(),
         localize=localize,
         normal_form=normal_form,
+        diff_name=DIFF_NAMES[language],
     )
     repairs = []
     if prefix:
@@ -797,8 +798,7 @@ async def arepair_compiled(
             edits = [*prefix, *(e.model_copy(update={"original_line": back.get(e.line, e.line)}) for e in repair.edits)]
             repairs.append(_repair(code, repair.source, edits, executions + repair.executions, started, language))
     else:
-        named = DIFF_NAMES[language]
-        repairs = [r.model_copy(update={"diff": unified_diff(code, r.source, name=named)}) for r in search.repairs]
+        repairs = search.repairs
     return search.model_copy(
         update={
             "repairs": repairs,
