@@ -11,6 +11,7 @@ import pytest
 from debugtutor.analysis.clike.edits import candidate_edits
 from debugtutor.analysis.clike.repair import CompiledVerifier, _compile_fix_rounds, arepair_compiled
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
+from debugtutor.analysis.examples import stated_calls
 from debugtutor.analysis.repair import Repair, RepairBudget, RepairSearch
 from debugtutor.analysis.static import Diagnostic
 from debugtutor.sandbox import LeetCodeCall
@@ -1058,3 +1059,42 @@ def test_a_call_one_argument_short_may_pass_what_a_call_of_the_same_function_bes
     sources = [edit.source for edit in edits]
     assert sibling in sources and named in sources
     assert sources.index(sibling) < sources.index(named)  # the sibling's argument first
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_method_a_comment_wraps_whole_is_the_one_called_and_comes_back(language: str) -> None:
+    code = _counter_in(language)
+    lines = code.split("\n")
+    header = next(number for number, text in enumerate(lines) if "countAbove(" in text)
+    closer = max(number for number, text in enumerate(lines) if text == "    }")
+    lines[header] = "/*" + lines[header]
+    lines[closer] += "*/"
+    wrapped = "\n".join(lines)
+    examples = ["Input: values = [1,5,9], limit = 4\nOutput: 1", "Input: values = [3,3], limit = 4\nOutput: -2"]
+    # the examples call the method the comment holds: there is no other
+    assert stated_calls(examples, wrapped, language)[1] == "countAbove"  # type: ignore[arg-type]
+    search = _repaired(wrapped, COUNTER_CALLS, language, "countAbove")
+    assert search.best is not None
+    assert search.best.source.replace("*/", "") == code.replace("*/", "")
+    assert [e.operator for e in search.best.edits] == ["uncomment"]
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_calls_left_open_on_neighbouring_lines_are_closed_in_one_round(language: str) -> None:
+    code = _counter_in(language)
+    # a bracket opened on one line and never closed and the same a line below: each edit leaves the other's
+    # imbalance, which is what lets the rounds take them together
+    helper = "int clip(int value, int low) { return value < low ? low : value; }"
+    if language == "java":
+        helper = "    " + helper.replace("int clip", "private int clip")
+    unclosed = "        above = clip(above, 0;\n        below = clip(below, 0;\n"
+    broken = code.replace("        return above - below;", unclosed + "        return above - below;")
+    broken = broken.replace("    int countAbove", helper + "\n    int countAbove") if language == "cpp" else \
+        broken.replace("    public int countAbove", helper + "\n    public int countAbove")  # fmt: skip
+    verifier = CompiledVerifier(language, COUNTER_CALLS, "countAbove", broken, 2.0)  # type: ignore[arg-type]
+    asyncio.run(verifier.verify([broken], 30.0))
+    _, _, found, _ = asyncio.run(_compile_fix_rounds(broken, verifier, ROUNDS_BUDGET, time.monotonic()))
+    assert found is not None
+    assert "clip(above, 0);" in found.source and "clip(below, 0);" in found.source
+    first = broken.split("\n").index("        above = clip(above, 0;") + 1
+    assert sorted(e.line for e in found.edits) == [first, first + 1]

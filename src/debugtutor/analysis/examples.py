@@ -133,11 +133,16 @@ def _fits(returns: str, value: Any) -> bool:
     return True
 
 
+COMMENT_MARK = re.compile(r"/\*|\*/|//")
+"""A C++/Java comment's opening or closing mark."""
+
+
 def entry_method_for(example: ParsedExample, code: str, language: Language = "python") -> MethodSignature | None:
     """The method an example calls: by argument names, then (C++/Java) by a return type that fits its output."""
     if language == "python":
         return entry_method(code, set(example.args))
-    methods = solution_methods(code, language)
+    # (a method a comment wraps whole is still the one the examples call: the repair must give it back)
+    methods = solution_methods(code, language) or solution_methods(COMMENT_MARK.sub("  ", code), language)
     names = set(example.args)
     for pool in (
         [m for m in methods if {p.name for p in m.parameters} == names],

@@ -153,6 +153,12 @@ class CompiledVerifier:
         problem = self._signature_problem(source)
         if problem is None:
             return []
+        hidden = self._commented_method_line(source) if "has no method" in problem.message else None
+        if hidden is not None:
+            # the judged method lies in a comment (a planted "illegal comment" wrapping it whole): the comment is
+            # the site to mend, though the compiler says nothing of the class
+            return [Diagnostic(category="syntax", line=hidden, column=0, message=problem.message,
+                               code="commented-method", bug_type="illegal comment")]  # fmt: skip
         named = re.search(r"unsupported (?:parameter|return) type\W*([A-Za-z_]\w*)", problem.message)
         line = self._header_line(source) if named is not None else None
         if named is None or line is None:
@@ -168,6 +174,17 @@ class CompiledVerifier:
                 bug_type="undefined objects",
             )
         ]
+
+    def _commented_method_line(self, source: str) -> int | None:
+        """The line where a comment holding the judged method's header starts; None when no comment holds it."""
+        if self.method is None:
+            return None
+        header = re.compile(rf"\b{re.escape(self.method)}\s*\(")
+        tree = parse(source, self.language)
+        for comment in tree.named(*COMMENT_TYPES):
+            if header.search(tree.text(comment)):
+                return line_of(comment)
+        return None
 
     def _header_line(self, source: str) -> int | None:
         """The line where the judged method's definition (or declaration) starts."""
@@ -372,6 +389,18 @@ def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list
     return [edit for site in errors for edit in by_site.get(site, [])]
 
 
+def _blocking_sites(verifier: CompiledVerifier, source: str) -> list[int]:
+    """The lines with a blocking error, a bracket left open at the line that opened it: a candidate whose brackets
+    do not balance is not compiled, and the imbalance is found where the block's '}' meets the '(' or '[' left
+    open, lines below the mistake (the compiler would have named the opener's line)."""
+    sites = set()
+    for diagnostic in verifier.diagnostics.get(source, []):
+        if blocks_compilation(diagnostic):
+            opened = re.search(r"^'\}' closes the bracket opened on line (\d+)", diagnostic.message)
+            sites.add(int(opened.group(1)) if opened is not None else diagnostic.line)
+    return sorted(sites)
+
+
 def _balanced_but_elsewhere(edit: Edit, errors: list[int], site: int) -> bool:
     """Whether an edit leaves its program's delimiters balanced, or unbalanced only at another error site (two
     strings left open on two lines: each edit closes one, and the rounds merge them), or, for an edit that gives a
@@ -389,6 +418,8 @@ def _balanced_but_elsewhere(edit: Edit, errors: list[int], site: int) -> bool:
     places = {left[0]}
     opened = re.search(r"opened on line (\d+)", left[1])
     if opened is not None:
+        if int(opened.group(1)) in set(errors) - {site}:
+            return True  # (two calls a line apart each left unclosed: this edit closes one, the other is the other's)
         places.add(int(opened.group(1)))
     if left[1].endswith("never closes"):
         places.add(len(edit.source.rstrip("\n").split("\n")))
@@ -531,7 +562,7 @@ async def _compile_fix_rounds(
                 if edit.source not in line_map_cache:
                     line_map_cache[edit.source] = _line_map(current, edit.source)
                 mapping = line_map_cache[edit.source]
-                lines_after = {mapping.get(line, line) for line in verifier.blocking_lines(edit.source)}
+                lines_after = {mapping.get(line, line) for line in _blocking_sites(verifier, edit.source)}
             introduced = lines_after - {line + delta for line in errors for delta in (-1, 0, 1)}
             # an error left on a neighbouring line that had its own error before is that line's, not this one's
             cleared = {
