@@ -336,6 +336,48 @@ def test_a_name_nothing_declares_may_be_any_variable_visible_there() -> None:
     assert visible == ["'var' -> 'n'", "'var' -> 'i'", "'var' -> 'total'", "'var' -> 'nums'", "'var' -> 'seen'"]
 
 
+MIDDLE_NODE = {
+    "cpp": """class Solution {
+public:
+    ListNode* middleNode(ListNode* head) {
+        ListNode* fast = head;
+        ListNode* slow = head;
+        while (fast != NULL && fast->next != NULL) {
+            slow = slow->next;
+            fast = fast->next->ahead;
+        }
+        return slow;
+    }
+};
+""",
+    "java": """class Solution {
+    public ListNode middleNode(ListNode head) {
+        ListNode fast = head;
+        ListNode slow = head;
+        while (fast != null && fast.next != null) {
+            slow = slow.next;
+            fast = fast.next.ahead;
+        }
+        return slow;
+    }
+}
+""",
+}
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_member_nothing_declares_may_be_any_field_of_the_node_it_is_read_from(language: CompiledLanguage) -> None:
+    # 'ahead' looks like no member of ListNode: the fields LeetCode declares for it are the stand-ins (g++ names the
+    # type; javac does not, and the program's node types stand in)
+    calls = [LeetCodeCall(args={"head": [1, 2, 3, 4, 5]}, expected=[3, 4, 5]),
+             LeetCodeCall(args={"head": [1, 2, 3, 4, 5, 6]}, expected=[4, 5, 6])]  # fmt: skip
+    code = MIDDLE_NODE[language]
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400, per_test_s=2.0)
+    search = asyncio.run(arepair_compiled(code, calls, language=language, method="middleNode", budget=budget))
+    assert search.best is not None
+    assert search.best.source == code.replace("next->ahead", "next->next").replace("next.ahead", "next.next")
+
+
 def test_a_library_class_under_a_name_it_does_not_have_gets_its_own() -> None:
     code = (
         "class Solution {\n    public int f(int[] nums) {\n        ArrayUtils.sort(nums);\n"

@@ -1098,3 +1098,34 @@ def test_calls_left_open_on_neighbouring_lines_are_closed_in_one_round(language:
     assert "clip(above, 0);" in found.source and "clip(below, 0);" in found.source
     first = broken.split("\n").index("        above = clip(above, 0;") + 1
     assert sorted(e.line for e in found.edits) == [first, first + 1]
+
+
+# A '[' left open in the middle of an expression: its ']' belongs before the '+' that joins the next term, not at the
+# end of the statement (where the compiler rejects a string used as an index).
+ROMAN_OPEN = """class Solution {
+    public String label(int n) {
+        String[] tens = {"", "X", "XX", "XXX"};
+        String[] ones = {"", "I", "II", "III"};
+        return tens[n / 10 + ones[n % 10];
+    }
+}
+"""
+
+
+def test_a_bracket_left_open_mid_expression_may_close_before_an_operator() -> None:
+    error = _error(5, "parse-error", "']' expected")
+    edits = candidate_edits(ROMAN_OPEN, "java", diagnostics=[error], lines=[5])
+    closed = [e.source for e in edits if e.operator == "close_bracket"]
+    assert ROMAN_OPEN.replace("n / 10 +", "n / 10] +") in closed
+    assert ROMAN_OPEN.replace("n / 10 +", "n] / 10 +") in closed  # (every term's end is a place; g++/javac choose)
+
+
+def test_a_bracket_left_open_mid_expression_is_repaired_where_the_types_fit() -> None:
+    calls = [
+        LeetCodeCall(args={"n": 12}, expected="XII"),
+        LeetCodeCall(args={"n": 30}, expected="XXX"),
+        LeetCodeCall(args={"n": 3}, expected="III"),
+    ]
+    search = _repaired(ROMAN_OPEN, calls, "java", "label")
+    assert search.repairs, search
+    assert search.repairs[0].source == ROMAN_OPEN.replace("n / 10 +", "n / 10] +")

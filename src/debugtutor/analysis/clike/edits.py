@@ -220,6 +220,11 @@ def bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
                         # ``isdigit(s[i] {``: every bracket the line leaves open closes at once
                         yield ctx.replace_span(P_HIGH, "close_bracket", "syntax", line, spot, spot, closer * missing,
                                                f"add '{closer * missing}'", "unclosed parentheses")  # fmt: skip
+                # ``hrns[n / 100 + tens[t]]``: the closer belongs inside the expression, before an operator that
+                # joins the bracket's value to the next term (the compiler's types rule out most such places)
+                for spot in _operator_spots(code, opener, exclude=set(spots)):
+                    yield ctx.replace_span(P_LOW, "close_bracket", "syntax", line, spot, spot, closer,
+                                           f"add '{closer}'", "unclosed parentheses")  # fmt: skip
             if closed > opened:
                 for token in reversed([t for t in code if t.text == closer]):
                     yield ctx.replace_span(P_HIGH, "drop_bracket", "syntax", line, token.start, token.end, "",
@@ -229,6 +234,31 @@ def bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
                     yield ctx.replace_span(P_MID, "drop_bracket", "syntax", line, token.start, token.end, "",
                                            f"drop an unmatched '{opener}'", "unclosed parentheses")  # fmt: skip
     yield from _brace_repairs(ctx, lexed)
+
+
+BINARY_OPERATORS = frozenset({"+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&", "|", "^", "<<", ">>"})
+"""Operators that join two terms, before which a bracket the line leaves open may have been meant to close."""
+
+
+def _operator_spots(code: Sequence[Token], opener: str, exclude: Collection[int]) -> list[int]:
+    """Offsets just before each binary operator after the line's first ``opener`` that no closer matches (a term
+    ends there), other than ``exclude``."""
+    closer = BRACKET_PAIRS[opener]
+    open_at: list[int] = []
+    for index, token in enumerate(code):
+        if token.text == opener:
+            open_at.append(index)
+        elif token.text == closer and open_at:
+            open_at.pop()
+    if not open_at:
+        return []
+    spots = []
+    for index in range(open_at[0] + 2, len(code)):
+        token, previous = code[index], code[index - 1]
+        ends_term = previous.kind in ("word", "number") or previous.text in (")", "]")
+        if token.text in BINARY_OPERATORS and ends_term and previous.end not in exclude:
+            spots.append(previous.end)
+    return list(dict.fromkeys(spots))
 
 
 def early_condition_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
@@ -879,6 +909,22 @@ def _kept_in_a_rename(ctx: EditContext, symbol: str, is_member: bool) -> Callabl
     return lambda at: at in resolved or any(start <= at < end for start, end in comments)
 
 
+LEETCODE_FIELDS = {"ListNode": ("next", "val"), "TreeNode": ("left", "right", "val")}
+"""The fields of the node types LeetCode declares for the programs (they are not in the code)."""
+_NO_MEMBER = re.compile(r"'(?:struct|class) (\w+)' has no member named")
+
+
+def _receiver_fields(ctx: EditContext, diagnostic: Diagnostic) -> list[str]:
+    """The fields an unknown member may stand for: those of the type the compiler names (g++ does), else those of
+    LeetCode's node types the program uses and of the program's own classes (javac names no type)."""
+    named = _NO_MEMBER.search(diagnostic.message)
+    if named is not None and named.group(1) in LEETCODE_FIELDS:
+        return list(LEETCODE_FIELDS[named.group(1)])
+    used = [kind for kind in LEETCODE_FIELDS if re.search(rf"\b{kind}\b", ctx.source)]
+    fields = [field for kind in used for field in LEETCODE_FIELDS[kind]] + list(ctx.fields)
+    return list(dict.fromkeys(fields))[:MAX_VISIBLE]
+
+
 def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
     source = ctx.source
     for diagnostic in ctx.diagnostics:
@@ -899,6 +945,11 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
         if is_member:
             known = set(_API_MEMBERS[ctx.language]) | ctx.methods | set(ctx.fields)
             replacements += [(P_HIGH, other, "undefined methods") for other in _similar(symbol, known)]
+            # a member nothing declares may stand for any field of the object it is read from, not only a look-alike
+            # (``temp->next->undefined`` for ``temp->next->next``)
+            offered = {other for _, other, _ in replacements}
+            replacements += [(P_MID, other, "undefined objects") for other in _receiver_fields(ctx, diagnostic)
+                             if other not in offered and other != symbol]  # fmt: skip
         elif any(line_of(node) == line and ctx.tree.text(node) == symbol for node in ctx.tree.named("type_identifier")):
             # a type nothing declares (``Array<int>``, ``UndefinedObject``): the types the program writes elsewhere,
             # then those LeetCode's signatures use; the compiler tells which fit the code around it
