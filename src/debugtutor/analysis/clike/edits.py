@@ -242,7 +242,7 @@ BINARY_OPERATORS = frozenset({"+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==
 
 def _operator_spots(code: Sequence[Token], opener: str, exclude: Collection[int]) -> list[int]:
     """Offsets just before each binary operator after the line's first ``opener`` that no closer matches (a term
-    ends there), other than ``exclude``."""
+    ends there), other than ``exclude``; the line opens more ``opener`` than it closes."""
     closer = BRACKET_PAIRS[opener]
     open_at: list[int] = []
     for index, token in enumerate(code):
@@ -250,15 +250,13 @@ def _operator_spots(code: Sequence[Token], opener: str, exclude: Collection[int]
             open_at.append(index)
         elif token.text == closer and open_at:
             open_at.pop()
-    if not open_at:
-        return []
     spots = []
     for index in range(open_at[0] + 2, len(code)):
         token, previous = code[index], code[index - 1]
         ends_term = previous.kind in ("word", "number") or previous.text in (")", "]")
         if token.text in BINARY_OPERATORS and ends_term and previous.end not in exclude:
             spots.append(previous.end)
-    return list(dict.fromkeys(spots))
+    return spots
 
 
 def early_condition_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
