@@ -538,6 +538,33 @@ public:
     assert not [e for e in candidate_edits(java, "java", lines=[4]) if e.operator == "constant_to_counter"]
 
 
+def test_a_constant_near_a_literal_its_function_writes_elsewhere_is_tried_first() -> None:
+    java = """class Solution {
+    int digitSum(int num) {
+        int total = 0;
+        while (num > 0) {
+            total += num % 10;
+            num = num / 100;
+        }
+        return total;
+    }
+}
+"""
+    changed = [e.description.split(": ", 1)[1] for e in candidate_edits(java, "java", lines=[6])
+               if e.operator == "change_constant"]  # fmt: skip
+    # ``10`` is written two lines up, so ``100 -> 10`` comes before the changes by one
+    assert changed.index("100 -> 10") < changed.index("100 -> 101") < changed.index("100 -> 1000")
+    alone = java.replace("num % 10", "num % 7")
+    changed = [e.description.split(": ", 1)[1] for e in candidate_edits(alone, "java", lines=[6])
+               if e.operator == "change_constant"]  # fmt: skip
+    assert changed.index("100 -> 101") < changed.index("100 -> 10")
+    # a literal of another function is no evidence
+    other = alone.replace("    int digitSum", "    int base() { return 10; }\n    int digitSum")
+    changed = [e.description.split(": ", 1)[1] for e in candidate_edits(other, "java", lines=[7])
+               if e.operator == "change_constant"]  # fmt: skip
+    assert changed.index("100 -> 101") < changed.index("100 -> 10")
+
+
 def test_a_letters_offset_may_be_taken_from_the_other_case() -> None:
     java = """class Node {
     Node[] links = new Node[26];

@@ -423,22 +423,31 @@ def _is_plain_integer(ctx: EditContext, node: Node) -> bool:
 def constant_edits(ctx: EditContext) -> Iterator[Candidate]:
     """+-1 on integer literals, a power of ten times or divided by ten; ``true``/``false`` swaps are in
     :func:`name_swap_edits`."""
+    literals_by_function: dict[int, set[str]] = {}
+    for node in ctx.tree.named(*_NUMBER_TYPES):
+        function = enclosing(node, FUNCTION_TYPES)
+        if function is not None:
+            literals_by_function.setdefault(function.start_byte, set()).add(ctx.tree.text(node))
     for node in ctx.tree.named(*_NUMBER_TYPES):
         if not ctx.wanted(line_of(node)) or not _is_plain_integer(ctx, node):
             continue
-        if enclosing(node, FUNCTION_TYPES) is None and ctx.direction == "repair":
+        function = enclosing(node, FUNCTION_TYPES)
+        if function is None and ctx.direction == "repair":
             continue
         value = int(ctx.tree.text(node))
+        # a near miss of a literal the same function already writes elsewhere (``num / 100`` beside ``num / 10``)
+        # is likelier a slip than a new number
+        near_miss = literals_by_function.get(function.start_byte, set()) if function is not None else set()
         for delta in (1, -1):
             if value + delta < 0:
                 continue
-            yield ctx.edit_node(P_LOW, "change_constant", "logic", node, str(value + delta),
-                                f"{value} -> {value + delta}", "variable error")  # fmt: skip
+            yield ctx.edit_node(P_MID if str(value + delta) in near_miss else P_LOW, "change_constant", "logic",
+                                node, str(value + delta), f"{value} -> {value + delta}", "variable error")  # fmt: skip
         if value >= 10 and str(value).rstrip("0") == "1":
             # a zero typed once too often or too few (``num / 10000`` for the thousands digit)
             for other in (value // 10, value * 10):
-                yield ctx.edit_node(P_LOW, "change_constant", "logic", node, str(other), f"{value} -> {other}",
-                                    "variable error")  # fmt: skip
+                yield ctx.edit_node(P_MID if str(other) in near_miss else P_LOW, "change_constant", "logic", node,
+                                    str(other), f"{value} -> {other}", "variable error")  # fmt: skip
         if value not in (0, 1):
             for other in (0, 1):
                 yield ctx.edit_node(P_LAST, "change_constant", "logic", node, str(other), f"{value} -> {other}",
