@@ -289,6 +289,54 @@ public:
     assert not [e for e in candidate_edits(code, "cpp", lines=[8]) if "every copy" in e.description]
 
 
+def test_an_edit_of_an_expression_its_function_repeats_is_also_made_at_every_copy() -> None:
+    cpp = """class Solution {
+public:
+    int corners(vector<vector<int>>& g, int x, int y) {
+        int m = g.size(), n = g[0].size(), found = 0;
+        if (x<m && y>0) {
+            found += g[x+1][y-1];
+        }
+        if (x<m && y<n) {
+            found += g[x+1][y+1];
+        }
+        return found;
+    }
+    bool inside(int x, int m) {
+        return x<m;
+    }
+};
+"""
+    every = {e.description: e.source for e in candidate_edits(cpp, "cpp", lines=[5])
+             if e.description.endswith("(every copy in the function)")}  # fmt: skip
+    lowered = every["line 5: bound m -> m - 1 (every copy in the function)"].split("\n")
+    # both branches of corners() change; the other function's ``x<m`` is another writer's thought
+    assert [lowered[4].strip(), lowered[7].strip(), lowered[13].strip()] == [
+        "if (x<m - 1 && y>0) {", "if (x<m - 1 && y<n) {", "return x<m;"]  # fmt: skip
+    # an operator grown by a character is a change of the whole comparison
+    assert "if (x<=m && y<n) {" in every["line 5: '<' -> '<=' (every copy in the function)"]
+    # a name is not renamed all through a function, and ``y>0`` occurs once
+    assert not [d for d in every if "'x' ->" in d or "bound 0" in d]
+    java = """class Solution {
+    public int fewest(String text) {
+        int[] counts = new int[6];
+        for (char ch : text.toCharArray()) counts[ch % 6]++;
+        int best = Integer.MAX_VALUE;
+        for (int i = 0; i < 6; i++) best = Math.min(best, counts[i]);
+        return best;
+    }
+}
+"""
+    every = {e.description: e.source for e in candidate_edits(java, "java", lines=[6])
+             if e.description.endswith("(every copy in the function)")}  # fmt: skip
+    five = every["line 6: bound 6 -> 5 (every copy in the function)"]
+    assert "new int[5];" in five and "counts[ch % 5]++" in five and "i < 5;" in five
+    # on the line alone, or with 0 and 1, there is nothing to repeat
+    assert not [d for d in every if "start 0" in d]
+    assert not [e for e in candidate_edits(java, "java", lines=[6]) if "every copy in" in e.description
+                and e.operator == "swap_increment"]  # fmt: skip
+
+
 def test_state_declared_before_a_loop_may_be_made_afresh_in_each_pass() -> None:
     cpp = """class Solution {
 public:

@@ -54,8 +54,12 @@ from debugtutor.analysis.clike.nulls import (
 from debugtutor.analysis.clike.syntax_tree import (
     BRACKET_PAIRS,
     COMMENT_TYPES,
+    FUNCTION_TYPES,
+    STATEMENT_TYPES,
     CompiledLanguage,
+    SyntaxTree,
     Token,
+    enclosing,
     indent_width,
     line_of,
     operator_token,
@@ -1332,10 +1336,9 @@ def _glued(char: str, neighbour: str) -> bool:
     )
 
 
-def _repeated_on_line(source: str, edit: Edit) -> Edit | None:
-    """A logic edit that replaces a piece of a line, made at every copy of that piece on the line: a bug written
-    into an expression the line repeats (``friends[id+1].find(x) != friends[id+1].end()``) is in every copy.
-    None when the piece occurs once, or the edit only inserts or spans lines."""
+def _changed_piece(source: str, edit: Edit) -> tuple[int, int, str] | None:
+    """Where a logic edit changes one line of ``source``, in whole tokens: (start, end, the new text); None when it
+    spans lines or is no logic edit."""
     if edit.category != "logic" or not edit.source:
         return None
     prefix, suffix = _shared_ends(source, edit.source)
@@ -1345,8 +1348,20 @@ def _repeated_on_line(source: str, edit: Edit) -> Edit | None:
     while suffix > 0 and _glued(source[len(source) - suffix], source[len(source) - suffix - 1 : len(source) - suffix]):
         suffix -= 1
     old, new = source[prefix : len(source) - suffix], edit.source[prefix : len(edit.source) - suffix]
-    if not old.strip() or "\n" in old or "\n" in new:
+    if "\n" in old or "\n" in new:
         return None
+    return prefix, len(source) - suffix, new
+
+
+def _repeated_on_line(source: str, edit: Edit) -> Edit | None:
+    """A logic edit that replaces a piece of a line, made at every copy of that piece on the line: a bug written
+    into an expression the line repeats (``friends[id+1].find(x) != friends[id+1].end()``) is in every copy.
+    None when the piece occurs once, or the edit only inserts or spans lines."""
+    piece = _changed_piece(source, edit)
+    if piece is None or not source[piece[0] : piece[1]].strip():
+        return None
+    prefix, end, new = piece
+    old = source[prefix:end]
     start = source.rfind("\n", 0, prefix) + 1
     end = source.find("\n", prefix)
     end = len(source) if end < 0 else end
@@ -1360,6 +1375,66 @@ def _repeated_on_line(source: str, edit: Edit) -> Edit | None:
     repeated = source[:start] + pattern.sub(lambda _: new, line_text) + source[end:]
     return Edit(edit.operator, edit.category, edit.line, edit.description + " (every copy on the line)", repeated,
                 edit.bug_type)  # fmt: skip
+
+
+_NUMERALS = frozenset({"number_literal", "decimal_integer_literal", "decimal_floating_point_literal"})
+
+
+_Copies = dict[tuple[int, str, str], list[tuple[int, int]]]
+
+
+def _expression_copies(tree: SyntaxTree) -> _Copies:
+    """The places of each one-line expression's text in each function: (function start, node type, text) -> spans."""
+    copies: _Copies = {}
+    for function in tree.named(*FUNCTION_TYPES):
+        for node in tree.walk(function):
+            if node.is_named and node.start_point[0] == node.end_point[0]:
+                copies.setdefault((function.start_byte, node.type, tree.text(node)), []).append(tree.span(node))
+    return copies
+
+
+def _repeated_in_function(tree: SyntaxTree, source: str, edit: Edit, copies_of: _Copies) -> Edit | None:
+    """A logic edit of an expression made at every copy of that expression in its function: a writer who had a
+    bound or a constant wrong had it wrong wherever they wrote it (``x<m`` in two branches for ``x<m-1``; ``6`` as
+    both an array's size and the bound of the loop over it). The expression is the smallest one holding the change,
+    or for an addition after it (``m`` -> ``m - 1``), the largest one that ends there. None when the expression
+    occurs once in the function, or only on the edit's line (see :func:`_repeated_on_line`), or is a name, another
+    single word (``null``) or the constant 0 or 1."""
+    piece = _changed_piece(source, edit)
+    if piece is None:
+        return None
+    start, end, new = piece
+    while start == end and start > 0 and source[start - 1] in " \t":
+        start = end = start - 1  # (``m && y`` -> ``m - 1 && y`` is an addition after ``m``)
+    while start == end and start > 0 and _glued(source[start - 1], new[:1]):
+        start -= 1  # an operator grown by a character ('<' -> '<=') is a change of that operator
+    at = len(source[:start].encode())
+    if start < end:
+        node = tree.root.named_descendant_for_byte_range(at, len(source[:end].encode()))
+    else:
+        node = tree.root.named_descendant_for_byte_range(max(at - 1, 0), at)
+        while node is not None and node.parent is not None and node.parent.end_byte == at:
+            node = node.parent
+        if node is not None and node.end_byte != at:
+            return None
+    function = enclosing(node, FUNCTION_TYPES) if node is not None else None
+    if node is None or function is None or node.type in STATEMENT_TYPES[tree.language]:
+        return None
+    if node.child_count == 0 and node.type not in _NUMERALS:
+        return None  # a name, ``null`` or ``true`` is everywhere: all of them at once is a rewrite, not a fix
+    text = tree.text(node)
+    if "\n" in text or text in ("0", "1"):
+        return None
+    copies = sorted(set(copies_of.get((function.start_byte, node.type, text), [])))
+    if len(copies) < 2 or all(source.count("\n", 0, copy_start) + 1 == edit.line for copy_start, _ in copies):
+        return None
+    node_start, node_end = tree.span(node)
+    new = edit.source[node_start : node_end + len(edit.source) - len(source)]
+    repeated = source
+    for copy_start, copy_end in reversed(copies):
+        repeated = repeated[:copy_start] + new + repeated[copy_end:]
+    return Edit(edit.operator, edit.category, edit.line, edit.description + " (every copy in the function)",
+                repeated, edit.bug_type)  # fmt: skip
 
 
 def candidate_edits(
@@ -1426,8 +1501,11 @@ def candidate_edits(
             operators.append(lambda operator=operator: operator(ctx))  # type: ignore[misc]
     candidates = [(priority, edit) for make in operators for priority, edit in make() if edit.category in categories]
     if direction == "repair":
-        candidates += [(priority + 1, repeated) for priority, edit in candidates
-                       if (repeated := _repeated_on_line(source, edit)) is not None]  # fmt: skip
+        singles, copies = list(candidates), _expression_copies(tree)
+        candidates += [(priority + 1, repeated) for priority, edit in singles
+                       for repeated in (_repeated_on_line(source, edit),
+                                        _repeated_in_function(tree, source, edit, copies))
+                       if repeated is not None]  # fmt: skip
     candidates.sort(key=lambda item: (item[0], item[1].line))
     seen = {source}
     for _, edit in candidates:
