@@ -212,12 +212,14 @@ def test_a_recursion_that_never_ends_is_a_crash_even_on_the_first_pass_budget(la
 
 
 SLOW_DEEP_RECURSION_CPP = """class Solution {
+    int depth = 0;
 public:
     int sumAbove(vector<int>& nums, int k) {
         volatile char frame[4096];
         frame[0] = 1;
-        long spin = 0;
-        for (int i = 0; i < 5000; i++) spin += i;
+        volatile long spin = 0;
+        long work = ++depth > 12000 ? 4000000000L : 100;
+        for (long i = 0; i < work; i++) spin = spin + i;
         return sumAbove(nums, k) + frame[0] + (int)(spin & 1);
     }
 };
@@ -226,8 +228,9 @@ public:
 
 @pytest.mark.slow
 def test_a_recursion_stopped_for_time_with_most_of_the_stack_used_is_a_crash() -> None:
-    # every frame works a while, so the per-test time runs out before the stack does: the call deep in a recursion
-    # that never ends is a crash, as it is when the stack fills first (a faster or an idle machine)
+    # the first frames are quick and the 12001st works for seconds, so the per-test time runs out with about three
+    # quarters of the 64 MB stack used, however fast the machine: the call deep in a recursion that never ends is a
+    # crash, as it is when the stack fills first (a frame whose work fits in the time would never end either)
     batch = run_variants("cpp", [Variant(SLOW_DEEP_RECURSION_CPP)], CALLS[:1], method="sumAbove", per_test_s=0.1)
     call = batch.variants[0].calls[0]
     assert (call.status, call.error_type) == (Status.error, "SegmentationFault")

@@ -613,6 +613,63 @@ def test_a_constant_near_a_literal_its_function_writes_elsewhere_is_tried_first(
     assert changed.index("100 -> 101") < changed.index("100 -> 10")
 
 
+def test_two_neighbouring_digits_of_a_literal_may_be_typed_in_the_wrong_order() -> None:
+    java = """class Gauge {
+    double toKelvinish(double c) {
+        return c + 237.15 + 0x1F + 10 + 5;
+    }
+}
+"""
+    found = sorted(e.description.split(": ", 1)[1] for e in candidate_edits(java, "java", lines=[3])
+                   if e.operator == "transpose_digits")  # fmt: skip
+    # a hexadecimal literal, a swap that would lead with a zero and a single digit give nothing
+    assert found == ["237.15 -> 237.51", "237.15 -> 273.15", "237.15 -> 327.15"]
+    cpp = "long long f(long long n) {\n    return n % 1000000070LL + 12;\n}\n"
+    found = sorted(e.description.split(": ", 1)[1] for e in candidate_edits(cpp, "cpp", lines=[2])
+                   if e.operator == "transpose_digits")  # fmt: skip
+    assert found == ["1000000070LL -> 1000000007LL", "1000000070LL -> 1000000700LL", "12 -> 21"]
+    # a mutant is not a typing slip: mutation analysis keeps its own operators
+    assert not [e for e in candidate_edits(java, "java", direction="mutate") if e.operator == "transpose_digits"]
+
+
+def test_a_loop_stepping_by_one_may_step_by_two_first_where_its_function_already_does() -> None:
+    java = """class Solution {
+    int[] alternate(int[] v) {
+        int[] out = new int[v.length];
+        int k = 0;
+        for (int i = 0; i < v.length; i++) {
+            out[k++] = v[i];
+        }
+        for (int i = 1; i < v.length; i++) {
+            out[k++] = v[i];
+        }
+        for (int j = v.length - 1; j >= 0; --j) {
+            k--;
+        }
+        return out;
+    }
+}
+"""
+    edits = [e for e in candidate_edits(java, "java") if e.operator == "double_step"]
+    assert sorted(e.description for e in edits) == [
+        "line 11: '--j' -> 'j -= 2'",
+        "line 5: 'i++' -> 'i += 2'",
+        "line 5: 'i++' -> 'i += 2' (every copy in the function)",
+        "line 8: 'i++' -> 'i += 2'",
+    ]
+    both = next(e for e in edits if "every copy" in e.description).source.split("\n")
+    assert both[4].strip().endswith("i += 2) {") and both[7].strip().endswith("i += 2) {")
+
+    # with another loop of the function stepping by two, the step comes before the low-priority edits of its line
+    def first_of(code: str) -> str:
+        wanted = ("double_step", "negate_condition")
+        return next(e.operator for e in candidate_edits(code, "java", lines=[5]) if e.operator in wanted)
+
+    assert first_of(java.replace("i = 1; i < v.length; i++", "i = 1; i < v.length; i += 2")) == "double_step"
+    assert first_of(java) == "negate_condition"
+    assert not [e for e in candidate_edits(java, "java", direction="mutate") if e.operator == "double_step"]
+
+
 def test_a_letters_offset_may_be_taken_from_the_other_case() -> None:
     java = """class Node {
     Node[] links = new Node[26];

@@ -460,6 +460,67 @@ def constant_edits(ctx: EditContext) -> Iterator[Candidate]:
                                     "variable error")  # fmt: skip
 
 
+_NUMERAL_TYPES = _NUMBER_TYPES | {"decimal_floating_point_literal"}
+
+
+def digit_transposition_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """Two neighbouring digits of a decimal literal typed in the wrong order (``237.15`` for ``273.15``): a typing
+    slip that no +-1 or power of ten reaches. Repair only; hexadecimal and other radixed literals are left alone."""
+    if ctx.direction != "repair":
+        return
+    for node in ctx.tree.named(*_NUMERAL_TYPES):
+        text = ctx.tree.text(node)
+        if not ctx.wanted(line_of(node)) or not re.fullmatch(r"\d+(\.\d+)?([eE][+-]?\d+)?[fFdDlL]*", text):
+            continue
+        mantissa = re.match(r"[\d.]+", text)
+        assert mantissa is not None  # the full match above begins with a digit
+        for at in range(mantissa.end() - 1):
+            first, second = text[at], text[at + 1]
+            if not (first.isdigit() and second.isdigit()) or first == second or (at == 0 and second == "0"):
+                continue
+            swapped = text[:at] + second + first + text[at + 2 :]
+            yield ctx.edit_node(P_LOW, "transpose_digits", "logic", node, swapped, f"{text} -> {swapped}",
+                                "variable error")  # fmt: skip
+
+
+def _unit_step(ctx: EditContext, loop: Node) -> tuple[Node, str, int] | None:
+    """The update of a ``for`` loop that steps its counter by one (``i++``, ``--i``, ``i += 1``), with the counter
+    and the direction; None for any other update."""
+    update = loop.child_by_field_name("update")
+    text = "".join(ctx.tree.text(update).split()) if update is not None else ""
+    found = re.fullmatch(r"(?:(\+\+|--)(\w+)|(\w+)(\+\+|--|\+=1|-=1))", text)
+    if update is None or found is None:
+        return None
+    sign = found.group(1) or found.group(4)
+    return update, found.group(2) or found.group(3), 1 if sign[0] == "+" else -1
+
+
+def loop_stride_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """A ``for`` loop that should visit every other index written with a step of one (``i++`` for ``i += 2``).
+    Middle priority where its function already steps another loop by two, as a writer who walks the even and odd
+    places in separate loops does; low elsewhere. Repair only (a step of two back to one is a constant edit)."""
+    if ctx.direction != "repair":
+        return
+    strides: dict[int, bool] = {}
+    loops = list(ctx.tree.named("for_statement"))
+    for loop in loops:
+        update = loop.child_by_field_name("update")
+        function = enclosing(loop, FUNCTION_TYPES)
+        if update is not None and function is not None:
+            stepped = re.fullmatch(r"\w+(\+=|-=)2", "".join(ctx.tree.text(update).split())) is not None
+            strides[function.start_byte] = strides.get(function.start_byte, False) or stepped
+    for loop in loops:
+        step = _unit_step(ctx, loop)
+        function = enclosing(loop, FUNCTION_TYPES)
+        if step is None or function is None or not ctx.wanted(line_of(loop)):
+            continue
+        update, counter, direction = step
+        new = f"{counter} {'+=' if direction == 1 else '-='} 2"
+        priority = P_MID if strides.get(function.start_byte) else P_LOW
+        yield ctx.edit_node(priority, "double_step", "logic", update, new, f"'{ctx.tree.text(update)}' -> '{new}'",
+                            "other error")  # fmt: skip
+
+
 def letter_offset_edits(ctx: EditContext) -> Iterator[Candidate]:
     """A letter's offset taken from the other case (``links[ch - 'A']`` for lower-case words): a letter literal an
     addition or subtraction uses, in the other case."""
@@ -1385,6 +1446,8 @@ LOGIC_OPERATORS = (
     allocation_size_edits,
     name_swap_edits,
     constant_edits,
+    digit_transposition_edits,
+    loop_stride_edits,
     letter_offset_edits,
     variable_edits,
     widened_operand_edits,
