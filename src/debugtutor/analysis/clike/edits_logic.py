@@ -496,9 +496,10 @@ def _unit_step(ctx: EditContext, loop: Node) -> tuple[Node, str, int] | None:
 
 
 def loop_stride_edits(ctx: EditContext) -> Iterator[Candidate]:
-    """A ``for`` loop that should visit every other index written with a step of one (``i++`` for ``i += 2``).
-    Middle priority where its function already steps another loop by two, as a writer who walks the even and odd
-    places in separate loops does; low elsewhere. Repair only (a step of two back to one is a constant edit)."""
+    """A ``for`` loop that should visit every other index written with a step of one (``i++`` for ``i += 2``), in
+    a function that already steps another loop by two, as a writer who walks the even and odd places in separate
+    loops does. Nowhere else: a step of two fits small examples by chance (``i <= k`` -> ``i < k; i += 2`` passed
+    the examples of a bug whose bound alone was off). Repair only (a step of two back to one is a constant edit)."""
     if ctx.direction != "repair":
         return
     strides: dict[int, bool] = {}
@@ -512,12 +513,11 @@ def loop_stride_edits(ctx: EditContext) -> Iterator[Candidate]:
     for loop in loops:
         step = _unit_step(ctx, loop)
         function = enclosing(loop, FUNCTION_TYPES)
-        if step is None or function is None or not ctx.wanted(line_of(loop)):
+        if step is None or function is None or not strides.get(function.start_byte) or not ctx.wanted(line_of(loop)):
             continue
         update, counter, direction = step
         new = f"{counter} {'+=' if direction == 1 else '-='} 2"
-        priority = P_MID if strides.get(function.start_byte) else P_LOW
-        yield ctx.edit_node(priority, "double_step", "logic", update, new, f"'{ctx.tree.text(update)}' -> '{new}'",
+        yield ctx.edit_node(P_MID, "double_step", "logic", update, new, f"'{ctx.tree.text(update)}' -> '{new}'",
                             "other error")  # fmt: skip
 
 
