@@ -41,7 +41,7 @@ from debugtutor.analysis.clike.context import (
     source_lines,
 )
 from debugtutor.analysis.clike.diagnostics import FOREIGN_MEMBERS, FOREIGN_WORDS
-from debugtutor.analysis.clike.edits_logic import LOGIC_OPERATORS, shortened
+from debugtutor.analysis.clike.edits_logic import LOGIC_OPERATORS, NUMERAL_TYPES, shortened
 from debugtutor.analysis.clike.edits_names import LIBRARY_CALLS, name_repairs
 from debugtutor.analysis.clike.edits_structure import structure_repairs
 from debugtutor.analysis.clike.nulls import (
@@ -1377,9 +1377,6 @@ def _repeated_on_line(source: str, edit: Edit) -> Edit | None:
                 edit.bug_type)  # fmt: skip
 
 
-_NUMERALS = frozenset({"number_literal", "decimal_integer_literal", "decimal_floating_point_literal"})
-
-
 _Copies = dict[tuple[int, str, str], list[tuple[int, int]]]
 
 
@@ -1420,7 +1417,7 @@ def _repeated_in_function(tree: SyntaxTree, source: str, edit: Edit, copies_of: 
     function = enclosing(node, FUNCTION_TYPES) if node is not None else None
     if node is None or function is None or node.type in STATEMENT_TYPES[tree.language]:
         return None
-    if node.child_count == 0 and node.type not in _NUMERALS:
+    if node.child_count == 0 and node.type not in NUMERAL_TYPES:
         return None  # a name, ``null`` or ``true`` is everywhere: all of them at once is a rewrite, not a fix
     text = tree.text(node)
     if "\n" in text or text in ("0", "1"):

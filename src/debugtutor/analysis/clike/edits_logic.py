@@ -460,7 +460,8 @@ def constant_edits(ctx: EditContext) -> Iterator[Candidate]:
                                     "variable error")  # fmt: skip
 
 
-_NUMERAL_TYPES = _NUMBER_TYPES | {"decimal_floating_point_literal"}
+NUMERAL_TYPES = _NUMBER_TYPES | {"decimal_floating_point_literal"}
+"""Every numeric literal's node type, floating point included."""
 
 
 def digit_transposition_edits(ctx: EditContext) -> Iterator[Candidate]:
@@ -468,7 +469,7 @@ def digit_transposition_edits(ctx: EditContext) -> Iterator[Candidate]:
     slip that no +-1 or power of ten reaches. Repair only; hexadecimal and other radixed literals are left alone."""
     if ctx.direction != "repair":
         return
-    for node in ctx.tree.named(*_NUMERAL_TYPES):
+    for node in ctx.tree.named(*NUMERAL_TYPES):
         text = ctx.tree.text(node)
         if not ctx.wanted(line_of(node)) or not re.fullmatch(r"\d+(\.\d+)?([eE][+-]?\d+)?[fFdDlL]*", text):
             continue
@@ -483,18 +484,6 @@ def digit_transposition_edits(ctx: EditContext) -> Iterator[Candidate]:
                                 "variable error")  # fmt: skip
 
 
-def _unit_step(ctx: EditContext, loop: Node) -> tuple[Node, str, int] | None:
-    """The update of a ``for`` loop that steps its counter by one (``i++``, ``--i``, ``i += 1``), with the counter
-    and the direction; None for any other update."""
-    update = loop.child_by_field_name("update")
-    text = "".join(ctx.tree.text(update).split()) if update is not None else ""
-    found = re.fullmatch(r"(?:(\+\+|--)(\w+)|(\w+)(\+\+|--|\+=1|-=1))", text)
-    if update is None or found is None:
-        return None
-    sign = found.group(1) or found.group(4)
-    return update, found.group(2) or found.group(3), 1 if sign[0] == "+" else -1
-
-
 def loop_stride_edits(ctx: EditContext) -> Iterator[Candidate]:
     """A ``for`` loop that should visit every other index written with a step of one (``i++`` for ``i += 2``), in
     a function that already steps another loop by two, as a writer who walks the even and odd places in separate
@@ -502,20 +491,19 @@ def loop_stride_edits(ctx: EditContext) -> Iterator[Candidate]:
     the examples of a bug whose bound alone was off). Repair only (a step of two back to one is a constant edit)."""
     if ctx.direction != "repair":
         return
-    strides: dict[int, bool] = {}
-    loops = list(ctx.tree.named("for_statement"))
-    for loop in loops:
-        update = loop.child_by_field_name("update")
-        function = enclosing(loop, FUNCTION_TYPES)
-        if update is not None and function is not None:
-            stepped = re.fullmatch(r"\w+(\+=|-=)2", "".join(ctx.tree.text(update).split())) is not None
-            strides[function.start_byte] = strides.get(function.start_byte, False) or stepped
-    for loop in loops:
-        step = _unit_step(ctx, loop)
-        function = enclosing(loop, FUNCTION_TYPES)
-        if step is None or function is None or not strides.get(function.start_byte) or not ctx.wanted(line_of(loop)):
+    loops: list[tuple[Node, int, Node, str]] = []
+    for loop in ctx.tree.named("for_statement"):
+        function, update = enclosing(loop, FUNCTION_TYPES), loop.child_by_field_name("update")
+        if function is not None and update is not None:
+            loops.append((loop, function.start_byte, update, "".join(ctx.tree.text(update).split())))
+    striding = {start for _, start, _, text in loops if re.fullmatch(r"\w+[+-]=2", text)}
+    for loop, start, update, text in loops:
+        if start not in striding or not ctx.wanted(line_of(loop)):
             continue
-        update, counter, direction = step
+        step = _counter_step(ctx, loop)
+        if step is None or not re.fullmatch(r"(\+\+|--)\w+|\w+(\+\+|--|[+-]=1)", text):
+            continue  # (a step of one only: ``i++``, ``--i``, ``i += 1``)
+        counter, direction = step
         new = f"{counter} {'+=' if direction == 1 else '-='} 2"
         yield ctx.edit_node(P_MID, "double_step", "logic", update, new, f"'{ctx.tree.text(update)}' -> '{new}'",
                             "other error")  # fmt: skip
