@@ -7,12 +7,12 @@ import asyncio
 import pytest
 
 from debugtutor.analysis.clike.harness import Variant, run_variants
-from debugtutor.analysis.clike.repair import PROBE_CALLS, arepair_compiled, repair_probes
+from debugtutor.analysis.clike.repair import PROBE_CALLS, arepair_compiled, most_corroborated, repair_probes
 from debugtutor.analysis.engine import AnalysisBudget, analyze
 from debugtutor.analysis.examples import input_rules, perturb_calls
 from debugtutor.analysis.mutation import mutate
-from debugtutor.analysis.repair import RepairBudget
-from debugtutor.sandbox import LeetCodeCall, Status
+from debugtutor.analysis.repair import AppliedEdit, Repair, RepairBudget
+from debugtutor.sandbox import LeetCodeCall, Status, TestOutcome
 
 CPP = """class Solution {
 public:
@@ -342,3 +342,40 @@ def test_a_search_that_looks_further_returns_the_smaller_of_the_fixes_it_found()
     further = found["further"]
     assert further.best is not None and [e.description for e in further.best.edits] == ["line 10: 100 -> 10"]
     assert len(further.repairs) >= 2  # (both were found: the smaller one is returned)
+
+
+def _fix(name: str, *operators: str) -> Repair:
+    edits = [AppliedEdit(operator=operator, category="logic", line=1, description=operator) for operator in operators]
+    return Repair(edits=edits, source=name, diff="", changed_lines=[1], executions=1, seconds=0.0)
+
+
+def _ran(*answers: str | None) -> list[TestOutcome]:
+    return [
+        TestOutcome(index=index, source="", status=Status.timeout if answer is None else Status.failed, actual=answer)
+        for index, answer in enumerate(answers)
+    ]
+
+
+def test_the_fix_returned_is_the_behaviour_most_kinds_of_edit_agree_on_near_the_examples() -> None:
+    # the search found a variable swap first; a constant change and a dropped operand, found later, answer the
+    # probes alike and differently from it
+    swap, constant, dropped = _fix("swap", "swap_variable"), _fix("i-0", "change_constant"), _fix("i", "off_by_one")
+    answered = {"swap": _ran("0", "2", "0"), "i-0": _ran("0", "0", "2"), "i": _ran("0", "0", "2")}
+    assert [fix.source for fix in most_corroborated([swap, constant, dropped], answered, "exact")] == [
+        "i-0", "swap", "i"
+    ]  # fmt: skip
+    # two copies of one kind of edit (< and <= in one place) are not two witnesses: on a tie the first found stays
+    less, less_equal, constant = (
+        _fix("<", "swap_comparison"),
+        _fix("<=", "swap_comparison"),
+        _fix("*1", "change_constant"),
+    )
+    answered = {"*1": _ran("false", "true"), "<": _ran("true", "true"), "<=": _ran("true", "true")}
+    assert most_corroborated([less, constant, less_equal], answered, "exact")[0] is less
+    # answers the problem accepts in any order agree; a probe that ran out of time says nothing
+    first, second, third = _fix("a", "swap_variable"), _fix("b", "change_constant"), _fix("c", "off_by_one")
+    answered = {"a": _ran("[1, 2]", "5"), "b": _ran("[2, 1]", None), "c": _ran("[2, 1]", "5")}
+    assert most_corroborated([first, second, third], answered, "exact")[0] is second
+    assert most_corroborated([first, second, third], answered, "unordered")[0] is first
+    # a fix never run on the probes stands alone
+    assert most_corroborated([first, second, third], {"b": answered["b"], "c": answered["c"]}, "exact")[0] is second

@@ -16,7 +16,9 @@ common search (:func:`debugtutor.analysis.repair._search`: single edits at the m
 on top of the ones that made progress); the fixes it finds carry the compile-fix edits in front. A fix
 is confirmed by a :class:`~debugtutor.sandbox.LeetCodeRequest` before it counts, and the same request runs it on a
 few inputs near the examples: a fix that crashes on one the unfixed program ran through fits only the examples, so
-the search goes on (it is returned, marked fragile, only if nothing better turns up).
+the search goes on (it is returned, marked fragile, only if nothing better turns up). Of the fixes a search collects
+while it looks further, the one returned is the search's own first choice unless the answers on those inputs side
+with another: see :func:`most_corroborated`.
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ from debugtutor.sandbox import (
     LeetCodeRequest,
     Limits,
     Status,
+    TestOutcome,
     arun,
     precompiled_header_flags,
 )
@@ -700,6 +703,53 @@ def _design_passes(
     )
 
 
+def most_corroborated(
+    fixes: list[Repair], answered: dict[str, list[TestOutcome]], compare: CompareMode
+) -> list[Repair]:
+    """The fixes (in the search's order of preference) with the one whose answers on the probes the most different
+    kinds of fix share put first. Fixes that pass every example can still disagree near them; a behaviour that
+    several unrelated edits arrive at (``i-1`` -> ``i-0`` and ``i-1`` -> ``i``) is likelier the intended one than one
+    that a single edit happened to fit to the examples (a lookup of another variable that the examples do not tell
+    apart). Kinds, not copies, are counted: ``<`` and ``<=`` in one place are one kind of edit, two ways to say it.
+    On equal support the search's own first choice stays first; a fix not run on the probes stands alone."""
+    groups: list[list[Repair]] = []
+    for fix in fixes:
+        runs = answered.get(fix.source)
+        alike = [group for group in groups if _same_answers(answered.get(group[0].source), runs, compare)]
+        if alike:
+            alike[0].append(fix)
+        else:
+            groups.append([fix])
+    if len(groups) < 2:
+        return fixes
+    best = max(groups, key=lambda group: len({tuple(edit.operator for edit in fix.edits) for fix in group}))
+    return [best[0], *(fix for fix in fixes if fix is not best[0])]
+
+
+def _same_answers(first: list[TestOutcome] | None, second: list[TestOutcome] | None, compare: CompareMode) -> bool:
+    """Two programs answered each probe alike (equal as the problem compares answers, or failed the same way); a
+    probe that either ran out of time on says nothing either way."""
+    if first is None or second is None or len(first) != len(second):
+        return False
+    for one, other in zip(first, second, strict=True):
+        if Status.timeout in (one.status, other.status):
+            continue
+        answers = (Status.passed, Status.failed)
+        if one.status in answers and other.status in answers:
+            if not values_match(_answer(one.actual), _answer(other.actual), compare):
+                return False
+        elif one.status != other.status:
+            return False
+    return True
+
+
+def _answer(printed: str | None) -> object:
+    try:
+        return json.loads(printed) if printed is not None else None
+    except ValueError:
+        return printed
+
+
 def repair_probes(calls: Sequence[LeetCodeCall]) -> list[LeetCodeCall]:
     """The inputs near the examples (within what the examples show of the problem's rules) that the search runs each
     confirmed fix on, expected answers unset; none for a design problem's operation sequences."""
@@ -730,6 +780,7 @@ async def arepair_compiled(
     probes = repair_probes(calls)
     ran_through: dict[str, set[int]] = {}  # program -> the probes it answered (rightly or not)
     crashed_on: dict[str, set[int]] = {}  # program -> the probes it crashed on (an exception, no memory left)
+    answered: dict[str, list[TestOutcome]] = {}  # program -> how it went on each probe
 
     async def run_probes(source: str, with_examples: bool) -> bool:
         """Run ``source`` on the probes (after the examples, when asked); whether every example passed."""
@@ -738,6 +789,7 @@ async def arepair_compiled(
                                   compare=compare)  # fmt: skip
         tests = (await arun(request)).tests
         examples, near = (tests[: len(calls)], tests[len(calls) :]) if with_examples else ([], tests)
+        answered[source] = near
         ran_through[source] = {
             index for index, test in enumerate(near) if test.status in (Status.passed, Status.failed)
         }
@@ -822,6 +874,7 @@ async def arepair_compiled(
         normal_form=normal_form,
         diff_name=DIFF_NAMES[language],
     )
+    search = search.model_copy(update={"repairs": most_corroborated(search.repairs, answered, compare)})
     repairs = []
     if prefix:
         back = _line_map(code, current)
