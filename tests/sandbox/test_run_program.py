@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from collections.abc import Callable
 
 import pytest
@@ -123,8 +124,11 @@ def test_timeout(isolation: str) -> None:
 def test_cpu_limit_below_wall(isolation: str) -> None:
     outcome = run(ProgramRequest(source="while True:\n    pass\n", limits=Limits(wall_s=30, cpu_s=1)))
     assert outcome.status is Status.timeout
-    assert outcome.cpu_s is not None and outcome.cpu_s >= 0.75  # (a loaded VM reports less than it charged)
-    assert outcome.wall_s < 29  # the CPU limit ended it, not the wall clock
+    assert outcome.returncode == -signal.SIGXCPU  # the kernel's CPU limit ended it, not the wall clock
+    assert outcome.wall_s < 29
+    # the reported CPU time is the child's rusage, which a loaded VM reports below what the kernel charged against
+    # the limit (0.73 s of a 1 s limit seen in CI with the two cores shared)
+    assert outcome.cpu_s is not None and outcome.cpu_s >= 0.5
 
 
 def test_output_limit_truncates(isolation: str) -> None:
