@@ -85,6 +85,8 @@ from debugtutor.sandbox import (
 )
 
 FIRST_PASS_TEST_S = 0.1
+ANSWERED = (Status.passed, Status.failed)
+"""A call's statuses that carry an answer, right or wrong."""
 PROBE_CALLS = 6
 PROBE_SEED = 0x5EED_C11C
 """The seed of the inputs the search perturbs for itself. Not a small integer like the seeds that derive a benchmark's
@@ -734,13 +736,26 @@ def _same_answers(first: list[TestOutcome] | None, second: list[TestOutcome] | N
     for one, other in zip(first, second, strict=True):
         if Status.timeout in (one.status, other.status):
             continue
-        answers = (Status.passed, Status.failed)
-        if one.status in answers and other.status in answers:
+        if one.status in ANSWERED and other.status in ANSWERED:
             if not values_match(_answer(one.actual), _answer(other.actual), compare):
                 return False
         elif one.status != other.status:
             return False
     return True
+
+
+def _answered_on(runs: list[TestOutcome]) -> set[int]:
+    """The probes a program answered (rightly or not)."""
+    return {index for index, test in enumerate(runs) if test.status in ANSWERED}
+
+
+def _crashed_on(runs: list[TestOutcome]) -> set[int]:
+    """The probes a program crashed on (an exception, no memory left); a call after the one that ended the program
+    was never run and says nothing either way."""
+    return {
+        index for index, test in enumerate(runs) if test.status in (Status.error, Status.memory)
+        and (test.exception is None or test.exception.type != "NotRun")
+    }  # fmt: skip
 
 
 def _answer(printed: str | None) -> object:
@@ -778,8 +793,6 @@ async def arepair_compiled(
     verifier = CompiledVerifier(language, calls, method, code, budget.per_test_s, compare)
     limits = Limits(wall_s=15.0, per_test_s=max(1.0, budget.per_test_s), memory_mb=1024)
     probes = repair_probes(calls)
-    ran_through: dict[str, set[int]] = {}  # program -> the probes it answered (rightly or not)
-    crashed_on: dict[str, set[int]] = {}  # program -> the probes it crashed on (an exception, no memory left)
     answered: dict[str, list[TestOutcome]] = {}  # program -> how it went on each probe
 
     async def run_probes(source: str, with_examples: bool) -> bool:
@@ -790,14 +803,6 @@ async def arepair_compiled(
         tests = (await arun(request)).tests
         examples, near = (tests[: len(calls)], tests[len(calls) :]) if with_examples else ([], tests)
         answered[source] = near
-        ran_through[source] = {
-            index for index, test in enumerate(near) if test.status in (Status.passed, Status.failed)
-        }
-        # a call after the one that ended the program was never run: it says nothing either way
-        crashed_on[source] = {
-            index for index, test in enumerate(near) if test.status in (Status.error, Status.memory)
-            and (test.exception is None or test.exception.type != "NotRun")
-        }  # fmt: skip
         return len(examples) == len(calls) and all(test.status == Status.passed for test in examples)
 
     async def confirmed(source: str) -> bool:
@@ -809,11 +814,12 @@ async def arepair_compiled(
         """A confirmed fix crashes on no probe the program the search began from ran through: one that does (an
         index past the end, a null, a division by zero) where the unfixed program did not only fits the examples.
         (Running out of time is not held against it: a right answer may simply take longer than a wrong one.)"""
-        if not crashed_on.get(source):
+        crashed = _crashed_on(answered.get(source, []))
+        if not crashed:
             return True  # (then the unfixed program's runs need not be looked at)
-        if current not in ran_through:
+        if current not in answered:
             await run_probes(current, with_examples=False)
-        return not crashed_on[source] & ran_through[current]
+        return not crashed & _answered_on(answered[current])
 
     original = (await verifier.verify([code], budget.max_seconds))[0]
     executions = 1
