@@ -1129,3 +1129,19 @@ def test_a_bracket_left_open_mid_expression_is_repaired_where_the_types_fit() ->
     search = _repaired(ROMAN_OPEN, calls, "java", "label")
     assert search.repairs, search
     assert search.repairs[0].source == ROMAN_OPEN.replace("n / 10 +", "n / 10] +")
+
+
+@pytest.mark.parametrize(
+    ("language", "header"),
+    [("java", "for (Map.Entry<String, Integer> e, counts.entrySet())"), ("cpp", "for (auto e; counts)")],
+)
+def test_a_for_each_header_whose_colon_became_a_separator_gets_it_back(language: str, header: str) -> None:
+    code = f"int f() {{\n    int t = 0;\n    {header} t += 1;\n    return t;\n}}\n"
+    error = _error(3, "expected-separator", "';' expected")
+    right = header.replace("e, counts", "e: counts").replace("e; counts", "e: counts")
+    edits = candidate_edits(code, language, diagnostics=[error])  # type: ignore[arg-type]
+    mended = [e.source for e in edits if e.operator == "for_each_colon"]
+    assert code.replace(header, right) in mended
+    # a counting loop's separators stay as they are
+    counting = code.replace(header, "for (int i = 0; i < 3; i++)")
+    assert not [e for e in candidate_edits(counting, language, diagnostics=[error]) if e.operator == "for_each_colon"]  # type: ignore[arg-type]

@@ -100,6 +100,32 @@ def missing_token_repairs(ctx: EditContext) -> Iterator[Candidate]:
                                f"insert the missing '{token}'", _MISSING_BUG.get(token, ""))  # fmt: skip
 
 
+def _for_each_colons(ctx: EditContext, line: int, code: Sequence[Token]) -> Iterator[Candidate]:
+    """The ':' of a for-each header written as ',' or ';' (``for (Map.Entry<K, V> e, m.entrySet())``, ``for (auto x;
+    v)``): each separator inside a ``for`` header on the line that has no ':' and fewer than two ';' (a counting
+    loop has two)."""
+    for index, token in enumerate(code):
+        if token.text != "for" or index + 1 >= len(code) or code[index + 1].text != "(":
+            continue
+        depth, separators, closed = 0, list[Token](), False
+        for inner in code[index + 1 :]:
+            if inner.text in ("(", "[", "{"):
+                depth += 1
+            elif inner.text in (")", "]", "}"):
+                depth -= 1
+                if depth == 0:
+                    closed = True
+                    break
+            elif depth == 1 and inner.text in (",", ";", ":"):
+                separators.append(inner)
+        texts = [separator.text for separator in separators]
+        if not closed or ":" in texts or texts.count(";") >= 2:
+            continue
+        for separator in separators:
+            yield ctx.replace_span(P_HIGH, "for_each_colon", "syntax", line, separator.start, separator.end, ":",
+                                   f"'{separator.text}' -> ':' in a for-each header", "missing colons")  # fmt: skip
+
+
 _EXPECTED_SEPARATOR = re.compile(r"^expected '([;,:])' before|^'([;,:])' expected")
 
 
@@ -129,6 +155,7 @@ def separator_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate
                         insert_at = after[0].end if after else token.end
                     yield ctx.replace_span(P_HIGH, "insert_colon", "syntax", line, insert_at, insert_at, ":",
                                            f"add ':' after '{token.text}'", "missing colons")  # fmt: skip
+        yield from _for_each_colons(ctx, line, lexed.code_on(line))
         for token in lexed.code_on(line):
             if token.text == ",":
                 yield ctx.replace_span(P_LOW, "comma_to_semicolon", "syntax", line, token.start, token.end, ";",
