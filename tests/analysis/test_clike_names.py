@@ -273,6 +273,27 @@ def test_call_of_itself_through_a_new_object_is_found_and_replaced_by_a_local() 
     assert set(locals_) == {"'low'", "'high'"}
 
 
+ARITY = """class Solution {
+public:
+    long long cost(vector<int>& a, int k) {
+        long long total = 0;
+        int used = 0;
+        for (int x : a) { total += x; used++; }
+        if (used > k) return total;
+        else return this->cost();
+    }
+};
+"""
+
+
+def test_a_call_of_itself_without_the_arguments_it_takes_is_replaced_by_a_local() -> None:
+    found = _descriptions(ARITY, "cpp", {8}, [_reference(8, code="no-matching-call")])
+    assert {"'this->cost()' -> 'total'", "'this->cost()' -> 'used'"} <= set(found)
+    # an overload without parameters would make the call a real one
+    overloaded = ARITY.replace("public:\n", "public:\n    long long cost() { return 0; }\n")
+    assert not [d for d in _descriptions(overloaded, "cpp", {9}, []) if d.startswith("'this->cost()' ->")]
+
+
 @pytest.mark.slow
 def test_repair_renames_the_calls_to_the_helper() -> None:
     calls = [LeetCodeCall(args={"root": [1, 2, 3, None, 4]}, expected=3), LeetCodeCall(args={"root": [5]}, expected=1)]

@@ -28,6 +28,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     CLASS_TYPES,
     FUNCTION_TYPES,
     ancestor_ids,
+    argumentless_self_calls,
     call_parts,
     enclosing,
     function_signature,
@@ -417,8 +418,9 @@ def _inlined(call: re.Match[str], expression: str, parameters: list[str]) -> str
 
 
 def self_call_repairs(ctx: EditContext) -> Iterator[Candidate]:
-    """A call of the method itself with its own arguments unchanged -> each local variable declared before it (the
-    value the method computed); as a statement of its own, the call deleted."""
+    """A call of the method itself with its own arguments unchanged, or with none where it takes some (no compiler
+    matches that) -> each local variable declared before it (the value the method computed); an unchanged call as a
+    statement of its own, deleted."""
     for function, call in unchanged_self_calls(ctx.tree):
         if not ctx.wanted(line_of(call)):
             continue
@@ -434,6 +436,13 @@ def self_call_repairs(ctx: EditContext) -> Iterator[Candidate]:
         for name in _locals_before(ctx, function, call, exclude=receiver):
             yield ctx.edit_at(P_MID, "self_call_to_local", category, call, name,
                               f"'{ctx.tree.text(call)}' -> '{name}'", bug)  # fmt: skip
+    for function, call in argumentless_self_calls(ctx.tree):
+        # (``return this->f();`` inside ``f(a, b)`` cannot compile: most likely a value the method computed was meant)
+        if not ctx.wanted(line_of(call)):
+            continue
+        for name in _locals_before(ctx, function, call, exclude=None):
+            yield ctx.edit_at(P_MID, "self_call_to_local", "reference", call, name,
+                              f"'{ctx.tree.text(call)}' -> '{name}'", "undefined methods")  # fmt: skip
 
 
 def _locals_before(ctx: EditContext, function: Node, call: Node, exclude: Node | None) -> list[str]:

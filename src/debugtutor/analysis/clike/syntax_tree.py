@@ -544,6 +544,23 @@ def unchanged_self_calls(tree: SyntaxTree) -> Iterator[tuple[Node, Node]]:
                 yield function, call
 
 
+def argumentless_self_calls(tree: SyntaxTree) -> Iterator[tuple[Node, Node]]:
+    """(function, call) for each call of a function by itself, directly or through ``this``, with no arguments where
+    it takes some and no function of that name takes none: a call no compiler can match (the method it names, with
+    that arity, does not exist)."""
+    functions = list(tree.named("function_definition", "method_declaration"))
+    without_parameters = {
+        signature[0] for function in functions
+        for signature in [function_signature(tree, function)] if signature is not None and not signature[1]
+    }  # fmt: skip
+    for function, name, _parameters in _functions_with_parameters(tree):
+        if name in without_parameters:
+            continue
+        for call, receiver, arguments in _calls_of(tree, function, name):
+            if (receiver is None or tree.text(receiver) == "this") and not arguments.named_children:
+                yield function, call
+
+
 def _functions_with_parameters(tree: SyntaxTree) -> Iterator[tuple[Node, str, list[str]]]:
     """(function, name, parameter names) of each function or method that takes parameters."""
     for function in tree.named("function_definition", "method_declaration"):
