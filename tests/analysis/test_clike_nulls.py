@@ -83,6 +83,28 @@ def test_null_argument_takes_what_a_sibling_call_passes() -> None:
     assert "null -> node.right" in found and "null -> node.left" in found
 
 
+DISCOUNTS = """class Solution {
+    public int[] cheaper(int[] costs, int cut) {
+        int[] spare = new int[1];
+        String label = "x";
+        for (int k = 0; k < costs.length; k++)
+            costs[k] = lower(k, cut, null);
+        return costs;
+    }
+    int lower(int k, int cut, int[] costs) {
+        return costs[k] > cut ? costs[k] - cut : costs[k];
+    }
+}
+"""
+
+
+def test_a_null_argument_takes_a_variable_in_scope_of_the_type_the_called_function_declares() -> None:
+    found = _descriptions(DISCOUNTS, {6})
+    assert "null -> costs" in found and "null -> spare" in found
+    # the parameter's type decides: not the string, not the ints
+    assert not {"null -> label", "null -> cut", "null -> k"} & set(found)
+
+
 @pytest.mark.slow
 def test_repair_finds_the_missing_object() -> None:
     calls = [LeetCodeCall(args={"n": 3}, expected=8), LeetCodeCall(args={"n": 0}, expected=1)]

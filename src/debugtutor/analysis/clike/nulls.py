@@ -32,6 +32,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     enclosing,
     function_signature,
     line_of,
+    parameter_list,
     typed_declarators,
 )
 
@@ -181,9 +182,39 @@ def null_argument_edits(ctx: EditContext) -> Iterator[Candidate]:
             member = re.search(r"(\w+)$", text)
             if member is not None:
                 choices += [text[: member.start()] + other for other in NAME_SWAPS.get(member.group(1), ())]
+        choices += _variables_of_parameter_type(ctx, callee, position, argument)
         for choice in dict.fromkeys(choices):
             yield ctx.edit_at(P_MID, "replace_null_argument", "reference", argument, choice,
                               f"{ctx.tree.text(argument)} -> {choice}", "undefined objects")  # fmt: skip
+
+
+def _variables_of_parameter_type(ctx: EditContext, callee: str, position: int, argument: Node) -> list[str]:
+    """The variables in scope at ``argument`` (the enclosing function's parameters, then the locals declared above it
+    in a scope that holds it) whose type is the one the program's own function ``callee`` declares at ``position``:
+    ``getPrice(i, prices[i], null)`` inside ``finalPrices(int[] prices)``, where ``getPrice`` takes an ``int[]``."""
+    wanted: set[str] = set()
+    for function in ctx.tree.named(*FUNCTION_TYPES):
+        signature = function_signature(ctx.tree, function)
+        parameters = parameter_list(function)
+        if signature is None or signature[0] != callee or parameters is None:
+            continue
+        declared = [found for node in parameters.named_children for found in typed_declarators(ctx.tree, node)]
+        if position < len(declared):
+            wanted.add(plain_type(declared[position][1]))
+    caller = enclosing(argument, FUNCTION_TYPES)
+    if not wanted or caller is None:
+        return []
+    scopes = ancestor_ids(argument)
+    found: list[str] = []
+    parameters = parameter_list(caller)
+    for node in parameters.named_children if parameters is not None else []:
+        found += [name for name, kind in typed_declarators(ctx.tree, node) if plain_type(kind) in wanted]
+    for node in ctx.tree.walk(caller):
+        if node.type not in _DECLARATION_TYPES or node.start_byte >= argument.start_byte:
+            continue
+        if node.parent is not None and node.parent.id in scopes:
+            found += [name for name, kind in typed_declarators(ctx.tree, node) if plain_type(kind) in wanted]
+    return found
 
 
 # -- variables nothing ever gives a value -------------------------------------------------------------------------
