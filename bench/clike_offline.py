@@ -10,6 +10,11 @@ and scorer as ``debugtutor debugeval eval --solver offline``. Code Repair instan
 of the split's problems only (deriving C++/Java tests compiles every oracle), one bug per problem; a problem whose
 bug was measured before (``--exclude``, ``--exclude-sample``) is left out, or with ``--other-bugs`` gives another of
 its bugs (once the development half's problems are used up, a fresh sample of fresh bugs of problems already seen).
+The test half is split again by problem (``--part``, a hash of the slug alone, see :func:`part_of`): ``dev``
+problems may be studied like the development half's (from 2026-12-06, when the development half's problems were all
+used up and the rules written on them had stopped telling what carries over), ``held`` problems stay unseen and give
+the figures to quote; ``--part all`` measures both, as every run before that date did.
+
 Trivial baselines on the same items:
 
 * Bug Localization, Bug Identification: always the most frequent gold letter of the sample.
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import random
 import statistics
@@ -70,6 +76,19 @@ PUBLISHED = {
     "code-repair": {"cpp": 67.2, "java": 67.4},
 }
 TARGETS = {"bug-localization": 90.0, "bug-identification": 65.0, "code-review": 95.0, "code-repair": 68.0}
+
+
+PART_SALT = "split2"
+
+
+def part_of(slug: str) -> str:
+    """``dev`` or ``held``: the part of the test half a problem falls in (a hash of the slug alone, even or odd)."""
+    return "dev" if int(hashlib.sha256(f"{PART_SALT}:{slug}".encode()).hexdigest(), 16) % 2 == 0 else "held"
+
+
+def in_part(args: argparse.Namespace, slug: str) -> bool:
+    """Whether a problem of the measured split belongs to the ``--part`` asked for (every one of the train split)."""
+    return args.split != "test" or args.part == "all" or part_of(slug) == args.part
 
 
 def log(message: str) -> None:
@@ -262,7 +281,8 @@ def select(
         for task in TASK_ORDER:
             if task == "code-repair":
                 continue
-            found = build_items(task124, tasks=[task], languages=[language], split=args.split)
+            records = [record for record in task124 if in_part(args, record.slug)]
+            found = build_items(records, tasks=[task], languages=[language], split=args.split)
             rng.shuffle(found)
             if task in tasks:
                 items_by[(task, language)] = [item for item in found if item.id not in measured][: args.per_task]
@@ -270,7 +290,8 @@ def select(
     if "code-repair" in tasks:
         for language in languages:
             slugs = sorted({i.slug for i in pool if i.language == language and i.examples
-                            and split_of(i.slug, args.seed, args.train_fraction) == args.split})  # fmt: skip
+                            and split_of(i.slug, args.seed, args.train_fraction) == args.split
+                            and in_part(args, i.slug)})  # fmt: skip
             rng.shuffle(slugs)
             # more problems than needed: some give no deterministic tests or no failing buggy variant
             chosen = set(slugs[: args.per_task * (4 if measured else 2)])
@@ -313,6 +334,13 @@ def main() -> int:
         "rules were not written on",
     )
     parser.add_argument("--train-fraction", type=float, default=0.5)
+    parser.add_argument(
+        "--part",
+        choices=["held", "dev", "all"],
+        default="held",
+        help="the test half's problems to measure: held (never studied; the figures to quote), dev (studied from "
+        "2026-12-06), all (both, as every run before then)",
+    )
     parser.add_argument(
         "--split", choices=("test", "train"), default="test", help="test: held-out half; train: development half"
     )
