@@ -11,6 +11,7 @@ import pytest
 from debugtutor.analysis.engine import REPAIR_TEST_TIMEOUT_BOUNDS_S, repair_test_timeout
 from debugtutor.analysis.execution import ExecutionFacts, TestRun
 from debugtutor.analysis.repair import (
+    EMPTY_ENDER_SPAN,
     AppliedEdit,
     Repair,
     RepairBudget,
@@ -221,10 +222,32 @@ def test_the_lines_after_an_endless_loop_are_ranked_on_the_base_that_ends_it(
 
     result = run_localized_search(verifier, proposer, localize)
     assert result.best is not None and sorted(edit.line for edit in result.best.edits) == [3, 4]
-    # the first single edit ends the loop (no other single edit runs), its lines are ranked again, and line 4 comes
-    # before line 2's twenty edits
+    # the first single edit ends the loop but passes nothing alone: the other singles go on only until the search
+    # has verified EMPTY_ENDER_SPAN times what it had then (the program and that edit), not through line 2's twenty
+    # edits; the ender's lines are ranked again, and line 4 comes first
     assert asked == [FIB.replace("range(0,", "range(1,")]
-    assert len(verifier.runs) == 1 + 1 + 1
+    assert len(verifier.runs) == EMPTY_ENDER_SPAN * 2 + 1
+
+
+def test_an_edit_that_ends_an_endless_loop_by_skipping_it_does_not_stop_the_single_edits(
+    scripted_proposer: Any, replacement: Any
+) -> None:
+    # line 3's first edit makes the loop never run (no more time out, no test passed); line 4's edit, a few
+    # candidates later, is the one fix
+    skip = replacement(3, "range(0,", "range(n + 1,")
+    fillers = [replacement(2, "0, 1", f"0, {k} - {k} + 1") for k in range(2)]
+    proposer = scripted_proposer([skip, *fillers, replacement(4, "a + b", "b + a")])
+
+    class LoopingVerifier(ScriptedVerifier):
+        async def __call__(self, sources: list[str], seconds: float, full_time: bool = True) -> list[_Verdict]:
+            verdicts = await super().__call__(sources, seconds, full_time)
+            return [_Verdict(passed=v.passed, total=2, compiles=True,
+                             timed_out="range(n + 1," not in source and "b + a" not in source)
+                    for v, source in zip(verdicts, sources, strict=True)]  # fmt: skip
+
+    verifier = LoopingVerifier(["b + a", "b + a"], total=2)
+    result = run_search(FIB, verifier, proposer, lines=[3, 2, 4])
+    assert result.best is not None and [edit.line for edit in result.best.edits] == [4]
 
 
 def test_third_edit_only_builds_on_progress(scripted_proposer: Any, replacement: Any) -> None:

@@ -64,6 +64,10 @@ RELOCALIZED_BASES = 2  # bases whose lines are ranked again (one localization ru
 RELOCALIZED_SHARE = 4  # how many candidates such a base gets for each one another base gets
 PROGRESS_SHARE = 3  # ... and a base that did better than its own base (see _Candidate.progressed)
 MAX_PAIRED = 8  # single edits that passed more examples, each two of which are tried together
+EMPTY_ENDER_SPAN = 4
+"""A single edit that ends a timeout but passes no more tests (``i < n`` -> ``i > n``: the loop never runs) lets the
+other single edits go on until the search has verified this many times the candidates it had when that edit turned
+up; one that also passes more tests stops them at once."""
 CLOSER_BASES = 4  # past the first level, bases whose answers only came nearer the expected ones (see _closer)
 CLOSENESS_ITEMS = 400  # list elements or characters an answer is compared on (the comparison is quadratic)
 
@@ -714,17 +718,10 @@ async def _search(
     ended_timeout: list[_Candidate] = []
     answering: list[_Candidate] = []
 
-    def until_a_timeout_ends(candidates: Iterator[_Candidate]) -> Iterator[_Candidate]:
-        # every other single edit of a program that never ends runs out of time too (slowly): once one edit makes
-        # it end, the search goes on from there
-        for candidate in candidates:
-            if ended_timeout:
-                return
-            yield candidate
-
     # A program that does not compile can only be helped by syntax edits first.
     categories = ("syntax",) if not compiles else ("logic", "reference", "syntax")
-    await search.run_batches(until_a_timeout_ends(search.edits_at(code, order, categories=categories)), judge_single)
+    singles = search.edits_at(code, order, categories=categories)
+    await search.run_batches(_until_a_timeout_ends(singles, search, ended_timeout, base_verdict.passed), judge_single)
     if not compiles and not search.fixes and not search.done():
         await search.run_batches(search.edits_at(code, order, categories=("reference", "logic")), judge_single)
 
@@ -759,6 +756,24 @@ async def _search(
     result.budget_exhausted = search.exhausted and not search.fixes
     result.out_of_time = search.out_of_time
     return result
+
+
+def _until_a_timeout_ends(
+    candidates: Iterator[_Candidate], search: _Search, ended_timeout: list[_Candidate], passed_before: int
+) -> Iterator[_Candidate]:
+    """The single edits of a program that runs out of time, until one ends it. Every other single edit of a program
+    that never ends runs out of time too (slowly): once one edit makes it end, the search goes on from there. An edit
+    that ends it only by skipping the work (a loop that no longer runs) passes nothing more, so the singles go on a
+    while (see :data:`EMPTY_ENDER_SPAN`): the edit that ends the loop the right way may sit a few lines further down."""
+    empty_since: int | None = None
+    for candidate in candidates:
+        if any(ender.verdict is not None and ender.verdict.passed > passed_before for ender in ended_timeout):
+            return
+        if ended_timeout and empty_since is None:
+            empty_since = search.executions
+        if empty_since is not None and search.executions >= EMPTY_ENDER_SPAN * empty_since:
+            return
+        yield candidate
 
 
 async def _paired(
