@@ -337,6 +337,27 @@ public:
                 and e.operator == "swap_increment"]  # fmt: skip
 
 
+def test_an_index_wrong_at_every_place_it_is_read_is_moved_there_not_where_the_same_sum_means_else() -> None:
+    cpp = """class Solution {
+public:
+    int cheapest(vector<int>& days, int at) {
+        if (at < 0) return 0;
+        int day = cheapest(days, at-1);
+        int week = upper_bound(days.begin(), days.end(), days[at-1] - 7) - days.begin();
+        int month = upper_bound(days.begin(), days.end(), days[at-1] - 30) - days.begin();
+        return day + week + month;
+    }
+};
+"""
+    edits = [e for e in candidate_edits(cpp, "cpp", lines=[6]) if e.description.startswith("line 6: index at-1 -> at ")]
+    by_where = {e.description.split("-> at ", 1)[1]: e.source for e in edits}
+    read = by_where["(every copy of 'days[at-1]' in the function)"]
+    # both reads move; the recursion's argument, the same sum for another purpose, stays
+    assert "days[at] - 7" in read and "days[at] - 30" in read and "cheapest(days, at-1)" in read
+    # the copies of the sum itself are offered too (the recursion's argument among them)
+    assert "cheapest(days, at)" in by_where["(every copy in the function)"]
+
+
 def test_state_declared_before_a_loop_may_be_made_afresh_in_each_pass() -> None:
     cpp = """class Solution {
 public:

@@ -1364,9 +1364,9 @@ def _glued(char: str, neighbour: str) -> bool:
 
 
 def _changed_piece(source: str, edit: Edit) -> tuple[int, int, str] | None:
-    """Where a logic edit changes one line of ``source``, in whole tokens: (start, end, the new text); None when it
-    spans lines or is no logic edit."""
-    if edit.category != "logic" or not edit.source:
+    """Where a logic edit (or an index moved by one, filed under faulty indexing) changes one line of ``source``, in
+    whole tokens: (start, end, the new text); None when it spans lines or is no such edit."""
+    if (edit.category != "logic" and edit.operator != "off_by_one") or not edit.source:
         return None
     prefix, suffix = _shared_ends(source, edit.source)
     # whole tokens: '==' -> '!=' differs in one character, but the copies to find are of '=='
@@ -1417,16 +1417,17 @@ def _expression_copies(tree: SyntaxTree) -> _Copies:
     return copies
 
 
-def _repeated_in_function(tree: SyntaxTree, source: str, edit: Edit, copies_of: _Copies) -> Edit | None:
+def _repeated_in_function(tree: SyntaxTree, source: str, edit: Edit, copies_of: _Copies) -> list[Edit]:
     """A logic edit of an expression made at every copy of that expression in its function: a writer who had a
     bound or a constant wrong had it wrong wherever they wrote it (``x<m`` in two branches for ``x<m-1``; ``6`` as
     both an array's size and the bound of the loop over it). The expression is the smallest one holding the change,
-    or for an addition after it (``m`` -> ``m - 1``), the largest one that ends there. None when the expression
-    occurs once in the function, or only on the edit's line (see :func:`_repeated_on_line`), or is a name, another
-    single word (``null``) or the constant 0 or 1."""
+    or for an addition after it (``m`` -> ``m - 1``), the largest one that ends there, and also the expression one
+    level up (:func:`_enclosing_expression`) where that stands at fewer places. None when the expression occurs once
+    in the function, or only on the edit's line (see :func:`_repeated_on_line`), or is a name, another single word
+    (``null``) or the constant 0 or 1."""
     piece = _changed_piece(source, edit)
     if piece is None:
-        return None
+        return []
     start, end, new = piece
     while start == end and start > 0 and source[start - 1] in " \t":
         start = end = start - 1  # (``m && y`` -> ``m - 1 && y`` is an addition after ``m``)
@@ -1440,25 +1441,54 @@ def _repeated_in_function(tree: SyntaxTree, source: str, edit: Edit, copies_of: 
         while node is not None and node.parent is not None and node.parent.end_byte == at:
             node = node.parent
         if node is not None and node.end_byte != at:
-            return None
+            return []
     function = enclosing(node, FUNCTION_TYPES) if node is not None else None
     if node is None or function is None or node.type in STATEMENT_TYPES[tree.language]:
-        return None
+        return []
     if node.child_count == 0 and node.type not in NUMERAL_TYPES:
-        return None  # a name, ``null`` or ``true`` is everywhere: all of them at once is a rewrite, not a fix
-    text = tree.text(node)
-    if "\n" in text or text in ("0", "1"):
+        return []  # a name, ``null`` or ``true`` is everywhere: all of them at once is a rewrite, not a fix
+    found: list[Edit] = []
+    spans: list[list[tuple[int, int]]] = []
+    for holder in (node, _enclosing_expression(tree, node)):
+        if holder is None:
+            continue
+        text = tree.text(holder)
+        if "\n" in text or text in ("0", "1"):
+            continue
+        copies = sorted(set(copies_of.get((function.start_byte, holder.type, text), [])))
+        if len(copies) < 2 or all(source.count("\n", 0, start) + 1 == edit.line for start, _ in copies):
+            continue
+        if any(len(copies) == len(earlier) for earlier in spans):
+            continue  # (the same places: the larger expression adds nothing)
+        spans.append(copies)
+        holder_start, holder_end = tree.span(holder)
+        new = edit.source[holder_start : holder_end + len(edit.source) - len(source)]
+        repeated = source
+        for copy_start, copy_end in reversed(copies):
+            repeated = repeated[:copy_start] + new + repeated[copy_end:]
+        where = " (every copy in the function)" if holder is node else f" (every copy of '{text}' in the function)"
+        found.append(Edit(edit.operator, edit.category, edit.line, edit.description + where, repeated, edit.bug_type))
+    return found
+
+
+def _enclosing_expression(tree: SyntaxTree, node: Node) -> Node | None:
+    """The expression one level above ``node`` (past the brackets or parentheses that only wrap it): ``days[ind-1]``
+    for ``ind-1``. Its copies are fewer where the smaller expression also stands elsewhere for another purpose
+    (``ind-1`` as the recursion's argument, where ``days[ind-1]`` was the mistake on two lines); None at a
+    statement or past one line."""
+    inner, up = tree.text(node), node.parent
+
+    def wraps(outer: Node, text: str) -> bool:
+        bare = text.replace(" ", "")
+        return tree.text(outer).replace(" ", "") in (f"[{bare}]", f"({bare})")
+
+    while up is not None and wraps(up, inner):
+        inner, up = tree.text(up), up.parent
+    if up is None or up.type in STATEMENT_TYPES[tree.language] or up.type in FUNCTION_TYPES:
         return None
-    copies = sorted(set(copies_of.get((function.start_byte, node.type, text), [])))
-    if len(copies) < 2 or all(source.count("\n", 0, copy_start) + 1 == edit.line for copy_start, _ in copies):
+    if up.type.endswith(("declarator", "argument_list", "arguments")) or "\n" in tree.text(up):
         return None
-    node_start, node_end = tree.span(node)
-    new = edit.source[node_start : node_end + len(edit.source) - len(source)]
-    repeated = source
-    for copy_start, copy_end in reversed(copies):
-        repeated = repeated[:copy_start] + new + repeated[copy_end:]
-    return Edit(edit.operator, edit.category, edit.line, edit.description + " (every copy in the function)",
-                repeated, edit.bug_type)  # fmt: skip
+    return up
 
 
 def candidate_edits(
@@ -1528,7 +1558,7 @@ def candidate_edits(
         singles, copies = list(candidates), _expression_copies(tree)
         candidates += [(priority + 1, repeated) for priority, edit in singles
                        for repeated in (_repeated_on_line(source, edit),
-                                        _repeated_in_function(tree, source, edit, copies))
+                                        *_repeated_in_function(tree, source, edit, copies))
                        if repeated is not None]  # fmt: skip
     candidates.sort(key=lambda item: (item[0], item[1].line))
     seen = {source}
