@@ -7,7 +7,14 @@ import asyncio
 import pytest
 
 from debugtutor.analysis.clike.harness import Variant, run_variants
-from debugtutor.analysis.clike.repair import PROBE_CALLS, arepair_compiled, most_corroborated, repair_probes
+from debugtutor.analysis.clike.repair import (
+    PROBE_CALLS,
+    arepair_compiled,
+    most_corroborated,
+    plain_branches_first,
+    redundant_branches,
+    repair_probes,
+)
 from debugtutor.analysis.engine import AnalysisBudget, analyze
 from debugtutor.analysis.examples import input_rules, perturb_calls
 from debugtutor.analysis.mutation import mutate
@@ -354,6 +361,35 @@ def _ran(*answers: str | None) -> list[TestOutcome]:
         TestOutcome(index=index, source="", status=Status.timeout if answer is None else Status.failed, actual=answer)
         for index, answer in enumerate(answers)
     ]
+
+
+SEARCH_TREE = """class Solution {
+public:
+    TreeNode* find(TreeNode* root, int val) {
+        if (root == NULL) return NULL;
+        if (root->val == val) return root;
+        if (root->val > val) {
+            return find(root->right, val);
+        }
+        return find(root->left, val);
+    }
+};
+"""
+
+
+def test_a_fix_that_makes_an_if_do_the_same_either_way_comes_after_one_that_does_not() -> None:
+    # examples whose values all lie to the left fit both: every call going left, or the comparison turned
+    both_left = SEARCH_TREE.replace("find(root->right, val)", "find(root->left, val)")
+    turned = SEARCH_TREE.replace("root->val > val", "root->val < val")
+    assert [redundant_branches(code, "cpp") for code in (SEARCH_TREE, both_left, turned)] == [0, 1, 0]
+    first, second = _fix(both_left, "swap_name"), _fix(turned, "swap_comparison")
+    assert [fix.source for fix in plain_branches_first(SEARCH_TREE, [first, second], "cpp")] == [turned, both_left]
+    # alone, or where the program already had such an if, the order stays
+    assert plain_branches_first(SEARCH_TREE, [first], "cpp") == [first]
+    assert plain_branches_first(both_left, [first, second], "cpp") == [first, second]
+    # two branches alike, in Java
+    java = "class S {\n    int f(int a) {\n        if (a > 1) return g(a);\n        else return h(a);\n    }\n}\n"
+    assert redundant_branches(java, "java") == 0 and redundant_branches(java.replace("h(a)", "g(a)"), "java") == 1
 
 
 def test_the_fix_returned_is_the_behaviour_most_kinds_of_edit_agree_on_near_the_examples() -> None:

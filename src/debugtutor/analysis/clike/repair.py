@@ -728,6 +728,40 @@ def most_corroborated(
     return [best[0], *(fix for fix in fixes if fix is not best[0])]
 
 
+def plain_branches_first(code: str, fixes: list[Repair], language: CompiledLanguage) -> list[Repair]:
+    """The fixes in their order, except that those with more ``if`` statements that do the same whichever way the
+    condition goes than ``code`` had come after the others: ``right`` -> ``left`` in ``if (v > x) return
+    f(root->right); return f(root->left);`` passes examples that only ever go left, but a writer does not test a
+    condition to do the same thing either way (the right fix there turns the comparison)."""
+    before = redundant_branches(code, language)
+    plain = [fix for fix in fixes if redundant_branches(fix.source, language) <= before]
+    return plain + [fix for fix in fixes if fix not in plain]
+
+
+def redundant_branches(source: str, language: CompiledLanguage) -> int:
+    """How many ``if`` statements of ``source`` do the same whichever way their condition goes: two branches alike,
+    or a branch that returns what the statement right after the ``if`` returns."""
+    tree = parse(source, language)
+    found = 0
+    for statement in tree.named("if_statement"):
+        then = statement.child_by_field_name("consequence")
+        if then is None:
+            continue
+        body = _bare(tree.text(then))
+        other = statement.child_by_field_name("alternative")
+        if other is not None:
+            found += _bare(re.sub(r"^\s*else\b", "", tree.text(other))) == body
+        elif body.startswith("return"):
+            following = statement.next_named_sibling
+            found += following is not None and _bare(tree.text(following)) == body
+    return found
+
+
+def _bare(text: str) -> str:
+    """A statement's text without its layout and the braces around it."""
+    return re.sub(r"\s+", "", text).removeprefix("{").removesuffix("}")
+
+
 def _same_answers(first: list[TestOutcome] | None, second: list[TestOutcome] | None, compare: CompareMode) -> bool:
     """Two programs answered each probe alike (equal as the problem compares answers, or failed the same way); a
     probe that either ran out of time on says nothing either way."""
@@ -882,6 +916,7 @@ async def arepair_compiled(
     )
     search = search.model_copy(update={"repairs": most_corroborated(search.repairs, answered, compare)})
     repairs = []
+    search = search.model_copy(update={"repairs": plain_branches_first(code, search.repairs, language)})
     if prefix:
         back = _line_map(code, current)
         for repair in search.repairs:
