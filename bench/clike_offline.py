@@ -275,14 +275,14 @@ def select(
     tasks: list[TaskName] = [name for name in args.tasks.split(",") if name]
     items_by: dict[tuple[TaskName, str], list[EvalItem]] = {}
     rng = random.Random(sample_seed)
+    in_part_records = [record for record in task124 if in_part(args, record.slug)]
     for language in languages:
         # every task's draw moves the generator, chosen or not: a run of some tasks measures the same items of them
         # as a run of all
         for task in TASK_ORDER:
             if task == "code-repair":
                 continue
-            records = [record for record in task124 if in_part(args, record.slug)]
-            found = build_items(records, tasks=[task], languages=[language], split=args.split)
+            found = build_items(in_part_records, tasks=[task], languages=[language], split=args.split)
             rng.shuffle(found)
             if task in tasks:
                 items_by[(task, language)] = [item for item in found if item.id not in measured][: args.per_task]

@@ -189,9 +189,9 @@ def null_argument_edits(ctx: EditContext) -> Iterator[Candidate]:
 
 
 def _variables_of_parameter_type(ctx: EditContext, callee: str, position: int, argument: Node) -> list[str]:
-    """The variables in scope at ``argument`` (the enclosing function's parameters, then the locals declared above it
-    in a scope that holds it) whose type is the one the program's own function ``callee`` declares at ``position``:
-    ``getPrice(i, prices[i], null)`` inside ``finalPrices(int[] prices)``, where ``getPrice`` takes an ``int[]``."""
+    """The variables in scope at ``argument`` (parameters and locals declared above it, :func:`_declared_in_scope`)
+    whose type is the one the program's own function ``callee`` declares at ``position``: ``getPrice(i, prices[i],
+    null)`` inside ``finalPrices(int[] prices)``, where ``getPrice`` takes an ``int[]``."""
     wanted: set[str] = set()
     for function in ctx.tree.named(*FUNCTION_TYPES):
         signature = function_signature(ctx.tree, function)
@@ -201,20 +201,7 @@ def _variables_of_parameter_type(ctx: EditContext, callee: str, position: int, a
         declared = [found for node in parameters.named_children for found in typed_declarators(ctx.tree, node)]
         if position < len(declared):
             wanted.add(plain_type(declared[position][1]))
-    caller = enclosing(argument, FUNCTION_TYPES)
-    if not wanted or caller is None:
-        return []
-    scopes = ancestor_ids(argument)
-    found: list[str] = []
-    parameters = parameter_list(caller)
-    for node in parameters.named_children if parameters is not None else []:
-        found += [name for name, kind in typed_declarators(ctx.tree, node) if plain_type(kind) in wanted]
-    for node in ctx.tree.walk(caller):
-        if node.type not in _DECLARATION_TYPES or node.start_byte >= argument.start_byte:
-            continue
-        if node.parent is not None and node.parent.id in scopes:
-            found += [name for name, kind in typed_declarators(ctx.tree, node) if plain_type(kind) in wanted]
-    return found
+    return [name for _, name, kind in _declared_in_scope(ctx, argument, fields=False) if plain_type(kind) in wanted]
 
 
 # -- variables nothing ever gives a value -------------------------------------------------------------------------
@@ -455,22 +442,14 @@ def _stand_ins(ctx: EditContext, unmade: _Unmade, unmade_names: set[str]) -> lis
     holds it, fields), and entries of a map of that value type at the keys the code around the use indexes with
     (:func:`_lookups`), the nearest first."""
     first = unmade.uses[0]
-    holders = ancestor_ids(first)
     found: list[tuple[int, str]] = []
-    for declaration in ctx.tree.named(*_DECLARATION_TYPES, "parameter_declaration", "formal_parameter"):
-        if declaration == unmade.declaration or declaration.start_byte > first.start_byte:
+    for declaration, name, type_text in _declared_in_scope(ctx, first, fields=True):
+        if declaration == unmade.declaration or name in unmade_names:
             continue
-        if declaration.parent is None or declaration.parent.id not in holders:
-            if declaration.type not in ("parameter_declaration", "formal_parameter", "field_declaration"):
-                continue
-            function = enclosing(declaration, FUNCTION_TYPES)
-            if function is not None and function.id not in holders:
-                continue
-        for name, type_text in typed_declarators(ctx.tree, declaration):
-            if name not in unmade_names and _same_type(type_text, unmade.type_text):
-                found.append((declaration.start_byte, name))
-            elif name not in unmade_names and _unboxed(_map_value_type(type_text)) == _unboxed(unmade.type_text):
-                found += [(declaration.start_byte, lookup) for lookup in _lookups(ctx, name, first)]
+        if _same_type(type_text, unmade.type_text):
+            found.append((declaration.start_byte, name))
+        elif _unboxed(_map_value_type(type_text)) == _unboxed(unmade.type_text):
+            found += [(declaration.start_byte, lookup) for lookup in _lookups(ctx, name, first)]
     found.sort(key=lambda item: -item[0])
     return list(dict.fromkeys(name for _, name in found))[:MAX_STAND_INS]
 
@@ -479,6 +458,26 @@ _MAP_TYPE = re.compile(r"(?:std::)?(?:(?:Hash|Tree|LinkedHash)?Map|(?:unordered_
 
 
 _BOXES = {"Integer": "int", "Long": "long", "Double": "double", "Boolean": "boolean", "Character": "char"}
+
+
+def _declared_in_scope(ctx: EditContext, at: Node, *, fields: bool) -> Iterator[tuple[Node, str, str]]:
+    """(declaration, name, type) of each variable in scope at ``at``, in document order: the parameters of the
+    functions that hold it, the locals declared before it in a block that holds it and, with ``fields``, the fields."""
+    holders = ancestor_ids(at)
+    kinds = [*_DECLARATION_TYPES, "parameter_declaration", "formal_parameter"]
+    if not fields:
+        kinds.remove("field_declaration")
+    for declaration in ctx.tree.named(*kinds):
+        if declaration.start_byte > at.start_byte:
+            continue
+        if declaration.parent is None or declaration.parent.id not in holders:
+            if declaration.type not in ("parameter_declaration", "formal_parameter", "field_declaration"):
+                continue
+            function = enclosing(declaration, FUNCTION_TYPES)
+            if function is not None and function.id not in holders:
+                continue
+        for name, type_text in typed_declarators(ctx.tree, declaration):
+            yield declaration, name, type_text
 
 
 def _unboxed(type_text: str) -> str:

@@ -734,8 +734,11 @@ def plain_branches_first(code: str, fixes: list[Repair], language: CompiledLangu
     f(root->right); return f(root->left);`` passes examples that only ever go left, but a writer does not test a
     condition to do the same thing either way (the right fix there turns the comparison)."""
     before = redundant_branches(code, language)
-    plain = [fix for fix in fixes if redundant_branches(fix.source, language) <= before]
-    return plain + [fix for fix in fixes if fix not in plain]
+    plain: list[Repair] = []
+    doubtful: list[Repair] = []
+    for fix in fixes:
+        (plain if redundant_branches(fix.source, language) <= before else doubtful).append(fix)
+    return plain + doubtful
 
 
 def redundant_branches(source: str, language: CompiledLanguage) -> int:
@@ -914,9 +917,9 @@ async def arepair_compiled(
         normal_form=normal_form,
         diff_name=DIFF_NAMES[language],
     )
-    search = search.model_copy(update={"repairs": most_corroborated(search.repairs, answered, compare)})
+    ordered = plain_branches_first(code, most_corroborated(search.repairs, answered, compare), language)
+    search = search.model_copy(update={"repairs": ordered})
     repairs = []
-    search = search.model_copy(update={"repairs": plain_branches_first(code, search.repairs, language)})
     if prefix:
         back = _line_map(code, current)
         for repair in search.repairs:
