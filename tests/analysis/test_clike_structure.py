@@ -11,6 +11,7 @@ import pytest
 from debugtutor.analysis.clike.edits import candidate_edits
 from debugtutor.analysis.clike.repair import CompiledVerifier, _compile_fix_rounds, arepair_compiled
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
+from debugtutor.analysis.edits._base import Edit
 from debugtutor.analysis.examples import stated_calls
 from debugtutor.analysis.repair import Repair, RepairBudget, RepairSearch
 from debugtutor.analysis.static import Diagnostic
@@ -1145,3 +1146,106 @@ def test_a_for_each_header_whose_colon_became_a_separator_gets_it_back(language:
     # a counting loop's separators stay as they are
     counting = code.replace(header, "for (int i = 0; i < 3; i++)")
     assert not [e for e in candidate_edits(counting, language, diagnostics=[error]) if e.operator == "for_each_colon"]  # type: ignore[arg-type]
+
+
+def _at(code: str, context: str, text: str, message: str) -> Diagnostic:
+    """A syntax error on the line holding ``context``, its column where ``text`` starts in it (as compilers point),
+    or where the context ends for an empty ``text``."""
+    lines = code.split("\n")
+    line = next(number for number, written in enumerate(lines, 1) if context in written)
+    column = lines[line - 1].index(context) + (context.index(text) if text else len(context))
+    return Diagnostic(category="syntax", line=line, column=column, message=message, code="expected-separator")
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_two_operands_side_by_side_get_the_operator_that_joined_them(language: str) -> None:
+    def inserted(code: str, context: str, text: str, message: str) -> list[Edit]:
+        found = candidate_edits(code, language, diagnostics=[_at(code, context, text, message)])  # type: ignore[arg-type]
+        return [edit for edit in found if edit.operator == "insert_operator"]
+
+    code = _counter_in(language).replace("if (values[i] > limit)", "if (values[i] limit)", 1)
+    message = "expected ')' before 'limit'" if language == "cpp" else "')' expected"
+    edits = inserted(code, "values[i] limit", "limit", message)
+    assert code.replace("values[i] limit", "values[i] > limit", 1) in [e.source for e in edits]
+    # in an if header the comparisons come first; in a return, the arithmetic
+    assert edits[0].description.split("'")[1] in ("<", ">", "<=", ">=", "==", "!=")
+    joined = _counter_in(language).replace("return above - below;", "return above below;", 1)
+    edits = inserted(joined, "above below", "below", "expected ';' before 'below'")
+    assert edits[0].description.split("'")[1] == "+"
+    assert joined.replace("above below", "above - below") in [e.source for e in edits]
+    # a statement's end and the next statement's keyword stand side by side too: no operator goes there
+    declared = _counter_in(language).replace("int above = 0;", "int above = 0", 1)
+    assert inserted(declared, "int above = 0", "", "expected ';' before 'for'") == []
+
+
+CPP_DICT = """class Solution {
+public:
+    int f(vector<int>& v) {
+        dict<int, int> seen;
+        return seen.size();
+    }
+};
+"""
+JAVA_DICT = """class Solution {
+    public int f(int[] v) {
+        Dict<Integer, Integer> seen = new Dict<>();
+        return seen.size();
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_an_unknown_generic_type_may_be_a_library_container_taking_as_many_type_arguments(language: str) -> None:
+    if language == "cpp":
+        code, name, line = CPP_DICT, "dict", 4
+        wanted, unwanted = ("map<int, int> seen", "unordered_map<int, int> seen"), ("int<int, int>", "set<int, int>")
+    else:
+        code, name, line = JAVA_DICT, "Dict", 3
+        wanted = (
+            "HashMap<Integer, Integer> seen = new HashMap<>()",
+            "TreeMap<Integer, Integer> seen = new TreeMap<>()",
+        )
+        unwanted = ("int<", "List<")
+    undeclared = Diagnostic(category="reference", line=line, column=8, message=f"'{name}' was not declared",
+                            code="undeclared-name", symbol=name, bug_type="undefined objects")  # fmt: skip
+    sources = _sources(code, language, [undeclared])
+    for fit in wanted:
+        assert any(fit in source for source in sources), fit
+    for misfit in unwanted:
+        assert not any(misfit in source for source in sources), misfit
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_bracket_left_open_above_does_not_let_any_edit_seem_to_mend_a_line_below(language: str) -> None:
+    """An open '(' on one line and a lost comparison below it: a candidate mending only the lower line is not
+    compiled (its brackets do not balance), so the rounds mend the bracket first and compile the lower line's
+    candidates after, instead of taking the likeliest of them untried (a ';' that mends nothing)."""
+    code = _counter_in(language)
+    broken = code.replace("int above = 0;", "int above = (0;", 1).replace("values[i] > limit", "values[i] limit", 1)
+    verifier = CompiledVerifier(language, COUNTER_CALLS, "countAbove", broken, 2.0)  # type: ignore[arg-type]
+    budget = RepairBudget(max_seconds=90.0, batch_size=32, max_executions=300, per_test_s=2.0)
+    asyncio.run(verifier.verify([broken], 30.0))
+    _, _, found, _ = asyncio.run(_compile_fix_rounds(broken, verifier, budget, time.monotonic()))
+    assert found is not None
+    assert "values[i] > limit" in found.source or "values[i] >= limit" in found.source
+
+
+@pytest.mark.slow
+def test_the_rounds_do_not_take_an_edit_that_mends_one_line_by_breaking_the_next() -> None:
+    """``dict`` for ``map`` (the variable named ``map`` too, so every line using it is an error) and, two lines on,
+    a member only Java has: the type renamed clears most lines, and a ';' turned into ',' above the member's line
+    silences it only by breaking the line between; the picks together leave an error that the rename alone does
+    not, so the rename alone is the step, and the next round mends the member."""
+    counted = "map[i]++;\n                if (map[i] > 1) {\n                    map.erase(i);\n                }\n"
+    code = COUNTER.replace("int above = 0;", "map<int, int> map;\n        int above = 0;", 1).replace(
+        "above++;", counted + "                above++;", 1
+    )
+    broken = code.replace("map<int, int> map;", "dict<int, int> map;", 1).replace("map.erase(i);", "map.remove(i);")
+    verifier = CompiledVerifier("cpp", COUNTER_CALLS, "countAbove", broken, 2.0)
+    budget = RepairBudget(max_seconds=90.0, batch_size=32, max_executions=300, per_test_s=2.0)
+    asyncio.run(verifier.verify([broken], 30.0))
+    _, applied, found, _ = asyncio.run(_compile_fix_rounds(broken, verifier, budget, time.monotonic()))
+    assert found is not None and found.source == code
+    assert [edit.operator for edit in applied if edit.operator == "semicolon_to_comma"] == []

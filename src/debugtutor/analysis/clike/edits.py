@@ -744,6 +744,59 @@ def garbled_comparison_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[
                                        f"'!' -> '{new}'", "misused == or =")  # fmt: skip
 
 
+_EXPECTED_CLOSER = re.compile(r"^expected '([;,)\]])' before|^'([;,)\]])' expected")
+_NOT_OPERANDS = _NOT_ASSIGNABLE | {
+    "if", "while", "for", "switch", "class", "struct", "public", "private", "protected", "final", "string", "String",
+}  # fmt: skip
+_CONDITION_HEADS = frozenset({"if", "while", "for"})
+
+
+def _in_condition_header(code: Sequence[Token], before: Token) -> bool:
+    """Whether ``before`` stands inside the parenthesised header of an ``if``, ``while`` or ``for`` on its line."""
+    depth = 0
+    for index in range(len(code) - 1, -1, -1):
+        token = code[index]
+        if token.start > before.start:
+            continue
+        if token.text in (")", "]"):
+            depth += 1
+        elif token.text in ("(", "["):
+            if depth == 0:
+                return token.text == "(" and index > 0 and code[index - 1].text in _CONDITION_HEADS
+            depth -= 1
+    return False
+
+
+def missing_operator_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """Two operands side by side where the compiler expected a closer or a separator between them (``while (i k)``,
+    ``solve(a, k) + solve(k + 1, j)`` followed on the next line by ``values[i] * values[j];``): the binary operator
+    that joined them was lost. In a loop or ``if`` header the comparisons come first, elsewhere the arithmetic."""
+    for diagnostic in ctx.diagnostics:
+        if diagnostic.category != "syntax" or not ctx.wanted(diagnostic.line):
+            continue
+        if _EXPECTED_CLOSER.search(diagnostic.message) is None:
+            continue
+        at = line_bounds(ctx.source, diagnostic.line)[0] + diagnostic.column
+        before = next((t for t in reversed(lexed.all) if t.end <= at and t.kind != "comment"), None)
+        after = next((t for t in lexed.all if t.start >= at and t.kind != "comment"), None)
+        if before is None or after is None or before.end == after.start:
+            continue
+        if not (before.kind in ("word", "number", "string", "char") or before.text in _OPERAND_END):
+            continue
+        if not (after.kind in ("word", "number", "string", "char") or after.text == "("):
+            continue
+        if before.text in _NOT_OPERANDS or after.text in _NOT_OPERANDS or after.line - before.line > 1:
+            continue
+        comparing = _in_condition_header(lexed.code_on(before.line), before)
+        comparisons = ("<", ">", "<=", ">=", "==", "!=", "&&", "||")
+        arithmetic = ("+", "-", "*", "/", "%")
+        for rank, new in enumerate((*comparisons, *arithmetic) if comparing else (*arithmetic, *comparisons)):
+            bug = "condition error" if new in comparisons else "operation error"
+            yield ctx.replace_span(P_MID if rank < 5 else P_LOW, "insert_operator", "syntax", before.line,
+                                   before.end, before.end, f" {new}", f"insert '{new}' between '{before.text}' and "
+                                   f"'{after.text}'", bug)  # fmt: skip
+
+
 _ARITHMETIC = frozenset({"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "&&", "||"})
 
 
@@ -910,15 +963,47 @@ SIGNATURE_TYPES = {
 _TYPE_NODES = ("type_identifier", "primitive_type", "integral_type", "floating_point_type", "boolean_type")
 
 
-def _type_names(ctx: EditContext, unknown: str) -> list[str]:
+_CONTAINERS: dict[str, dict[int, tuple[str, ...]]] = {
+    "cpp": {1: ("vector", "set", "unordered_set", "stack", "queue", "deque", "priority_queue", "multiset", "list"),
+            2: ("map", "unordered_map", "pair", "multimap")},
+    "java": {1: ("List", "ArrayList", "Set", "HashSet", "TreeSet", "Queue", "Deque", "ArrayDeque", "LinkedList",
+                 "PriorityQueue", "Stack"),
+             2: ("Map", "HashMap", "TreeMap")},
+}  # fmt: skip
+"""The library's generic containers by how many type arguments they take."""
+_TEMPLATE_TYPES = ("template_type", "generic_type")
+
+
+def _type_arguments(node: Node) -> int | None:
+    """How many type arguments the type named at ``node`` is given (``dict<int, int>``: 2); None when it is given
+    none, 0 when they are left to the compiler (Java's ``new Dict<>()``)."""
+    parent = node.parent
+    if parent is None or parent.type not in _TEMPLATE_TYPES or parent.named_children[0] != node:
+        return None
+    listed = next((child for child in parent.named_children[1:]
+                   if child.type in ("template_argument_list", "type_arguments")), None)  # fmt: skip
+    return None if listed is None else len(listed.named_children)
+
+
+def _type_names(ctx: EditContext, unknown: str, arguments: int | None = None) -> list[str]:
     """Stand-ins for a type nothing declares: look-alikes first, then the program's own types (most written
-    first), then the usual signature types."""
-    written = Counter(ctx.tree.text(node) for node in ctx.tree.named(*_TYPE_NODES))
+    first), then the usual signature types. A type given type arguments (``dict<int, int>``) stands for a generic
+    one: the generic types the program writes, then the library's containers that take as many arguments."""
     undeclared = {d.symbol for d in ctx.diagnostics if d.category == "reference" and d.symbol}
+    if arguments is None:
+        written = Counter(ctx.tree.text(node) for node in ctx.tree.named(*_TYPE_NODES))
+        usual: tuple[str, ...] = SIGNATURE_TYPES[ctx.language]
+    else:
+        written = Counter(
+            ctx.tree.text(node)
+            for node in ctx.tree.named("type_identifier")
+            if _type_arguments(node) in (arguments, 0) or (not arguments and _type_arguments(node))
+        )
+        containers = _CONTAINERS[ctx.language]
+        usual = containers.get(arguments, ()) if arguments else tuple(n for names in containers.values() for n in names)
     for name in (*undeclared, "Solution"):
         written.pop(name, None)
-    ranked = [*_similar(unknown, {*written, *SIGNATURE_TYPES[ctx.language]}),
-              *(name for name, _ in written.most_common()), *SIGNATURE_TYPES[ctx.language]]  # fmt: skip
+    ranked = [*_similar(unknown, {*written, *usual}), *(name for name, _ in written.most_common()), *usual]
     return [name for name in dict.fromkeys(ranked) if name != unknown][:MAX_TYPES]
 
 
@@ -979,10 +1064,12 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
             offered = {other for _, other, _ in replacements}
             replacements += [(P_MID, other, "undefined objects") for other in _receiver_fields(ctx, diagnostic)
                              if other not in offered and other != symbol]  # fmt: skip
-        elif any(line_of(node) == line and ctx.tree.text(node) == symbol for node in ctx.tree.named("type_identifier")):
+        elif named_type := next((node for node in ctx.tree.named("type_identifier")
+                                 if line_of(node) == line and ctx.tree.text(node) == symbol), None):  # fmt: skip
             # a type nothing declares (``Array<int>``, ``UndefinedObject``): the types the program writes elsewhere,
             # then those LeetCode's signatures use; the compiler tells which fit the code around it
-            replacements += [(P_HIGH, other, "undefined objects") for other in _type_names(ctx, symbol)]
+            stand_ins = _type_names(ctx, symbol, _type_arguments(named_type))
+            replacements += [(P_HIGH, other, "undefined objects") for other in stand_ins]
         else:
             called = re.search(rf"\b{re.escape(symbol)}\s*\(", text) is not None
             pool = (ctx.methods | set(LIBRARY_CALLS[ctx.language])) if called else set(ctx.declared_names)
@@ -1525,6 +1612,7 @@ def candidate_edits(
                 lambda: stray_token_repairs(ctx, lexed),
                 lambda: idle_for_part_repairs(ctx),
                 lambda: garbled_comparison_repairs(ctx, lexed),
+                lambda: missing_operator_repairs(ctx, lexed),
                 lambda: compared_literal_repairs(ctx, lexed),
                 lambda: delete_line_repairs(ctx),
             ]

@@ -473,6 +473,17 @@ def _round_picks(
     return picks
 
 
+def _adds_errors(verifier: CompiledVerifier, alone: str, together: str) -> bool:
+    """Whether ``together`` has a blocking error on a line where ``alone`` (a candidate the compiler read, whose own
+    errors are known) has none."""
+    if imbalance(alone) is not None or alone not in verifier.diagnostics:
+        return False
+    mapping = _line_map(alone, together)
+    known = set(_blocking_sites(verifier, alone))
+    found = {mapping.get(line, line) for line in _blocking_sites(verifier, together)}
+    return bool(found - known)
+
+
 def _braces(source: str) -> tuple[int, int]:
     return source.count("{"), source.count("}")
 
@@ -611,16 +622,12 @@ async def _compile_fix_rounds(
         picks = _round_picks(current, clearing, narrowing, errors)
         if not picks:
             break
-        merged = merge_edits(current, [edit.source for edit in picks])
-        if merged is None or normal_form(merged) is None:
-            picks = picks[:1]
-            merged = picks[0].source
+        remaining = max(5.0, budget.max_seconds - (time.monotonic() - started))
+        picks, merged, verdict = await _round_step(verifier, current, picks, remaining)
+        verified += 1
         mapping = _line_map(code, current)
         applied += [_applied(edit, mapping.get(edit.line, edit.line), False) for edit in picks]
         current = merged
-        verifier.adopt_signature_of(current)
-        verdict = (await verifier.verify([current], max(5.0, budget.max_seconds - (time.monotonic() - started))))[0]
-        verified += 1
         if verdict.all_passed:
             return current, applied, _repair(code, current, applied, verified, started, verifier.language), verified
         if verdict.compiles:
@@ -628,6 +635,34 @@ async def _compile_fix_rounds(
                 applied[-1] = applied[-1].model_copy(update={"made_it_compile": True})
             break
     return current, applied, None, verified
+
+
+async def _round_step(
+    verifier: CompiledVerifier, current: str, picks: list[Edit], seconds: float
+) -> tuple[list[Edit], str, _Verdict]:
+    """The picks a compile-fix round applies after all, the program they make and its verdict."""
+    # a candidate that another site's open bracket or string leaves unbalanced is not compiled (the imbalance is all
+    # it is asked about), so the sites it seems to clear are a guess; when a pick that was compiled balances the
+    # program, the guessed ones wait for the next round, which compiles them (``q.push(i;`` above ``while (i k)``:
+    # any edit of the second line 'cleared' it, the first of them a ';' that clears nothing)
+    compiled = [edit for edit in picks if imbalance(edit.source) is None]
+    if compiled and len(compiled) < len(picks):
+        balanced = merge_edits(current, [edit.source for edit in compiled])
+        if balanced is not None and imbalance(balanced) is None:
+            picks = compiled
+    merged = merge_edits(current, [edit.source for edit in picks])
+    if merged is None or normal_form(merged) is None:
+        picks = picks[:1]
+        merged = picks[0].source
+    verifier.adopt_signature_of(merged)
+    verdict = (await verifier.verify([merged], seconds))[0]
+    if merged != picks[0].source and _adds_errors(verifier, picks[0].source, merged):
+        # the picks together leave an error the likeliest of them alone does not (``map[i]--;`` turned into
+        # ``map[i]--,`` 'cleared' the line below by breaking it): that one alone is the round's step
+        picks = picks[:1]
+        merged = picks[0].source
+        verdict = (await verifier.verify([merged], seconds))[0]
+    return picks, merged, verdict
 
 
 async def _smell_fix_round(
