@@ -1249,3 +1249,47 @@ def test_the_rounds_do_not_take_an_edit_that_mends_one_line_by_breaking_the_next
     _, applied, found, _ = asyncio.run(_compile_fix_rounds(broken, verifier, budget, time.monotonic()))
     assert found is not None and found.source == code
     assert [edit.operator for edit in applied if edit.operator == "semicolon_to_comma"] == []
+
+
+def test_the_code_typed_in_front_of_a_line_of_closing_braces_is_dropped_and_the_braces_kept() -> None:
+    code = COUNTER.replace("};", " tally(, values) };")
+    error = _error(code.split("\n").index(" tally(, values) };") + 1, "parse-error", "expected identifier before ','")
+    assert COUNTER.replace("};", " };") in _sources(code, "cpp", [error])
+
+
+SUM_ABOVE = """class Solution {
+public:
+    int sumAbove(vector<int>& values, int limit) {
+        int total = 0, count = 0;
+        for (int i = 0; i < values.size(); i++)
+            if (values[i] > limit)
+                count++;
+            total += values[i];
+        return total - count;
+    }
+ tally(, values) };
+"""
+SUM_ABOVE_CALLS = [
+    LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=13),
+    LeetCodeCall(args={"values": [3, 3], "limit": 4}, expected=6),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_braces_around_a_loop_body_clear_an_error_lines_below_the_header_beside_another_error(language: str) -> None:
+    """A loop whose body lost its braces (its last statement reads the loop variable three lines below the header)
+    and code typed in front of the class's closing brace: braces around the body clear the error they are far from
+    as the braces opened on the header's line do, and the rounds mend both."""
+    broken = SUM_ABOVE
+    if language == "java":
+        broken = (
+            broken.replace("public:\n    int", "    public int").replace("vector<int>& values", "int[] values")
+            .replace("values.size()", "values.length").replace("};", "}")
+        )  # fmt: skip
+    verifier = CompiledVerifier(language, SUM_ABOVE_CALLS, "sumAbove", broken, 2.0)  # type: ignore[arg-type]
+    budget = RepairBudget(max_seconds=90.0, batch_size=32, max_executions=300, per_test_s=2.0)
+    asyncio.run(verifier.verify([broken], 30.0))
+    _, _, found, _ = asyncio.run(_compile_fix_rounds(broken, verifier, budget, time.monotonic()))
+    assert found is not None and "tally" not in found.source
+    assert {edit.operator for edit in found.edits} == {"brace_body", "delete_before_closers"}

@@ -918,11 +918,21 @@ def cast_repairs(ctx: EditContext) -> Iterator[Candidate]:
                                 f"drop the cast to {shown}", "undefined objects")  # fmt: skip
 
 
+_BEFORE_CLOSERS = re.compile(r"^(\s*)(\S.*?)\s*((?:\}\s*;?\s*)+)$")
+
+
 def delete_line_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """An error line deleted; one that ends in closing braces after code (``computeReult(, v, s) };``, ``lef }``:
+    text typed in front of the braces that end a method or class) loses the code and keeps the braces."""
     for line in _error_lines(ctx):
         start, end = line_bounds(ctx.source, line)
         if ctx.source[start:end].strip():
             yield ctx.replace_span(P_LAST, "delete_line", "syntax", line, start, end, "", "delete the line", "")
+        closing = _BEFORE_CLOSERS.match(ctx.source[start:end])
+        if closing is not None and not re.search(r"[{;]\s*$", closing.group(2)):
+            junk_start, junk_end = start + len(closing.group(1)), start + closing.start(3)
+            yield ctx.replace_span(P_LOW, "delete_before_closers", "syntax", line, junk_start, junk_end, "",
+                                   "drop the code before the closing braces", "")  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------------------------

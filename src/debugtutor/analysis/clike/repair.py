@@ -98,6 +98,9 @@ NARROWING_MAX_SITES = 4
 SURE_STEPS = frozenset({"join_name", "close_string"})
 """Operators of edits a compile-fix round takes as a narrowing step even past ``NARROWING_MAX_SITES`` sites."""
 EDITS_PER_SITE = 24
+BLOCK_OPENERS = frozenset({"open_block", "brace_body"})
+"""Operators that make a braceless header's body a block (a '{' on the header, or braces around the body's lines):
+the lines they mend lie up to ``HEADER_REACH`` below the line they are made at."""
 HEADER_REACH = 6
 """How far above an error site a loop or ``if`` header that opens no block is a suspect too."""
 UNCLOSED_LITERAL = re.compile(r"unclosed (?:string|character|char) literal|missing terminating")
@@ -380,7 +383,7 @@ def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list
     } - wanted
     by_site: dict[int, list[Edit]] = {}
     for edit in verifier.proposer()(current, lines=wanted | headers, categories=("syntax", "reference")):
-        if edit.line in headers and edit.operator != "open_block":
+        if edit.line in headers and edit.operator not in BLOCK_OPENERS:
             continue
 
         def distance(line: int, edit: Edit = edit) -> float:
@@ -613,7 +616,8 @@ async def _compile_fix_rounds(
                 )
             ):
                 narrowing.append(edit)
-            reach = HEADER_REACH if edit.operator == "open_block" else 2  # (a block's statements follow its header)
+            # (a block's statements follow its header)
+            reach = HEADER_REACH if edit.operator in BLOCK_OPENERS else 2
             near = {site for site in cleared if -2 <= site - edit.line <= reach}
             if near or (cleared and cleared == set(errors)):
                 # far sites count too once the edit clears one near it (a restored brace clears a whole function),
