@@ -5,7 +5,16 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from debugtutor.debugeval.offline import FactsCache, OfflineSolver, identify, line_oddities, option_lines, python_facts
+from debugtutor.debugeval.offline import (
+    _ASSERT_PRELUDE,
+    FactsCache,
+    OfflineSolver,
+    identify,
+    line_oddities,
+    option_lines,
+    python_facts,
+    without_prelude,
+)
 from debugtutor.debugeval.records import DebugEvalRecord, TaskName, render_options
 from debugtutor.debugeval.tasks import build_items
 
@@ -109,3 +118,11 @@ def test_one_syntax_error_spilling_over_lines_is_one_site() -> None:
     # two separate syntax errors are two sites
     two = CORRECT.replace("count = 0", "count = 0)").replace("return count", "return count +")
     assert identify(asyncio.run(python_facts(two, EXAMPLES))) == "(D)"
+
+
+def test_the_prelude_the_repair_ran_under_comes_off_without_the_programs_first_line() -> None:
+    code = "class Solution:\n    def f(self, n: int) -> int:\n        return n + 1\n"
+    assert without_prelude(_ASSERT_PRELUDE + code) == code
+    # an edit of the prelude line leaves an import line; one that deleted it leaves the program as written
+    assert without_prelude("from typing import *\n" + code) == code
+    assert without_prelude(code) == code

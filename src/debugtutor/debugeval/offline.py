@@ -493,6 +493,16 @@ async def repair_on_examples(code: str, facts: ProgramFacts, lines: list[int]) -
     return [{line - shift for line in [*repair.edit_lines, *repair.changed_lines]} for repair in search.repairs]
 
 
+def without_prelude(source: str) -> str:
+    """A program the search ran under :data:`_ASSERT_PRELUDE`, without it: the prelude as written, or as an edit left
+    it (an import line), comes off; when an edit deleted it, nothing does (cutting the first line then would cut the
+    program's own, ``class Solution:``)."""
+    if source.startswith(_ASSERT_PRELUDE):
+        return source[len(_ASSERT_PRELUDE) :]
+    first, _, rest = source.partition("\n")
+    return rest if re.match(r"\s*(?:from|import)\s", first) else source
+
+
 def _statement_rank(code: str, lines: list[int]) -> int:
     """Where bugs tend to sit when no evidence tells: decisions and returns, then computations, then plain
     statements, then definition headers. Length plays no part (options are drawn so that it tells nothing); options
@@ -690,7 +700,7 @@ class OfflineSolver:
             if tests is not None:
                 # plain values: assert tests, checked in batches (the fast path); the prelude line comes off again
                 search = await arepair(_ASSERT_PRELUDE + view.code, tests, budget=budget)
-                fixed = search.best.source.split("\n", 1)[1] if search.best else fixed
+                fixed = without_prelude(search.best.source) if search.best else fixed
             else:
                 search = await arepair(
                     view.code,
