@@ -1004,11 +1004,10 @@ def _type_names(ctx: EditContext, unknown: str, arguments: int | None = None) ->
         written = Counter(ctx.tree.text(node) for node in ctx.tree.named(*_TYPE_NODES))
         usual: tuple[str, ...] = SIGNATURE_TYPES[ctx.language]
     else:
-        written = Counter(
-            ctx.tree.text(node)
-            for node in ctx.tree.named("type_identifier")
-            if _type_arguments(node) in (arguments, 0) or (not arguments and _type_arguments(node))
-        )
+        given = ((node, _type_arguments(node)) for node in ctx.tree.named("type_identifier"))
+        # (a diamond ``<>`` on either side says nothing of the count)
+        written = Counter(ctx.tree.text(node) for node, count in given
+                          if count is not None and (count == arguments or not count or not arguments))  # fmt: skip
         containers = _CONTAINERS[ctx.language]
         usual = containers.get(arguments, ()) if arguments else tuple(n for names in containers.values() for n in names)
     for name in (*undeclared, "Solution"):

@@ -649,12 +649,12 @@ async def _round_step(
     # it is asked about), so the sites it seems to clear are a guess; when a pick that was compiled balances the
     # program, the guessed ones wait for the next round, which compiles them (``q.push(i;`` above ``while (i k)``:
     # any edit of the second line 'cleared' it, the first of them a ';' that clears nothing)
+    merged = merge_edits(current, [edit.source for edit in picks])
     compiled = [edit for edit in picks if imbalance(edit.source) is None]
     if compiled and len(compiled) < len(picks):
         balanced = merge_edits(current, [edit.source for edit in compiled])
         if balanced is not None and imbalance(balanced) is None:
-            picks = compiled
-    merged = merge_edits(current, [edit.source for edit in picks])
+            picks, merged = compiled, balanced
     if merged is None or normal_form(merged) is None:
         picks = picks[:1]
         merged = picks[0].source
