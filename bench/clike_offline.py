@@ -27,6 +27,10 @@ held-out half can be quoted beside the pooled figure.
 ``hidden_inputs_probed`` says, per language, how many of the Code Repair items' hidden inputs the repair search also
 ran as probes of its own (by chance only: the probes have a seed of their own, see ``PROBE_SEED``).
 
+Items are answered through the one runner (``debugtutor.runs``): each finished item is recorded in the run folder's
+``samples.jsonl`` as it ends (``--runs-dir``), and ``--resume RUN`` continues a run that was stopped, running only
+the items it has not recorded.
+
 Every figure carries a seeded 95% bootstrap interval. Throughput: for a few sampled repair programs, the first
 ``--candidates`` candidate edits are verified in one batched job and then one job per candidate, on the same calls.
 
@@ -61,10 +65,9 @@ from debugtutor.debugeval.offline_compiled import (
     SEARCH_SPENT,
 )
 from debugtutor.debugeval.records import DebugEvalRecord, TaskName
-from debugtutor.debugeval.tasks import build_items, score_item
-from debugtutor.debugeval.views import ViewSolver
+from debugtutor.debugeval.tasks import build_eval_task, build_items
 from debugtutor.metrics.stats import bootstrap_mean
-from debugtutor.runs import EvalItem
+from debugtutor.runs import SAMPLES_FILE, EvalItem, read_samples, run_task
 
 REPO = Path(__file__).resolve().parents[1]
 TASK_ORDER: list[TaskName] = ["bug-localization", "bug-identification", "code-review", "code-repair"]
@@ -135,33 +138,30 @@ def search_spent(output: Any) -> str:
     return spent[0].removeprefix(f"- {SEARCH_SPENT}").strip() if spent else ""
 
 
-async def solve(items: list[EvalItem], solver: OfflineSolver, concurrency: int) -> list[dict[str, Any]]:
-    gate = asyncio.Semaphore(concurrency)
-    answer = ViewSolver(solver.answer)
-    done: list[dict[str, Any]] = []
-
-    async def one(item: EvalItem) -> None:
-        async with gate:
-            started = time.perf_counter()
-            output: Any = None
-            try:
-                output = (await answer(item)).output
-                scores = await score_item(item, output)
-                error = None
-            except Exception as problem:  # an item that errors scores 0, as in the runner
-                scores, error = {"score": 0.0}, repr(problem)[:300]
-            seconds = time.perf_counter() - started
-            row = {"id": item.id, "task": item.input["task"], "language": item.metadata["language"],
-                   "minor": item.input["record"].get("minor_error_type"), "score": float(scores.get("score", 0.0)),
-                   "seconds": round(seconds, 2), "error": error, "answer": answer_summary(item, output),
-                   "reason": str(scores.get("reason", "")), "search": search_spent(output)}  # fmt: skip
-            done.append(row)
-            log(f"[{len(done)}/{len(items)}] {row['task']} {row['language']} {row['minor']}: "
-                f"{row['score']:.0f} in {seconds:.1f}s{' ' + error if error else ''}"
-                f"{' (' + row['reason'][:120] + ')' if row['score'] < 1 and row['reason'] else ''}")  # fmt: skip
-
-    await asyncio.gather(*(one(item) for item in items))
-    return done
+def solve(items: list[EvalItem], solver: OfflineSolver, args: argparse.Namespace) -> tuple[Path, list[dict[str, Any]]]:
+    """Answer and score every item through the one runner, so each finished item is on disk at once
+    (``samples.jsonl``) and ``--resume`` continues a run that was stopped; the rows are read back from the records."""
+    tasks = sorted({item.input["task"] for item in items}, key=TASK_ORDER.index)
+    settings = {key: str(value) for key, value in vars(args).items() if key not in ("resume", "runs_dir")}
+    task = build_eval_task(items, solver.answer, solver_name="offline", tasks=tasks, data=args.data,
+                           config={"bench": "clike_offline", **settings})  # fmt: skip
+    result = run_task(task, runs_dir=args.runs_dir, resume=args.resume, concurrency=args.concurrency)
+    by_id = {item.id: item for item in items}
+    records = {record.id: record for record in read_samples(result.run_dir / SAMPLES_FILE).records}
+    rows = []
+    for record in records.values():
+        item = by_id.get(record.id)
+        if item is None:
+            continue
+        error = f"{record.error.type}: {record.error.message}"[:300] if record.error is not None else None
+        score = float(record.scores.get("score", 0.0)) if error is None else 0.0  # an item that errors scores 0
+        seconds = (record.timings.solve_s or 0.0) + (record.timings.score_s or 0.0)
+        rows.append({"id": item.id, "task": item.input["task"], "language": item.metadata["language"],
+                     "minor": item.input["record"].get("minor_error_type"), "score": score,
+                     "seconds": round(seconds, 2), "error": error, "answer": answer_summary(item, record.output),
+                     "reason": str(record.scores.get("reason", "")),
+                     "search": search_spent(record.output)})  # fmt: skip
+    return result.run_dir, rows
 
 
 async def throughput(records: list[DebugEvalRecord], programs: int, candidates: int) -> dict[str, Any]:
@@ -346,6 +346,18 @@ def main() -> int:
     )
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument(
+        "--runs-dir",
+        type=Path,
+        default=None,
+        help="where the run's records go (default: the runner's, $DEBUGTUTOR_RUNS_DIR or ./runs)",
+    )
+    parser.add_argument(
+        "--resume",
+        default=None,
+        help="an earlier run of this bench (id, path or 'latest') stopped before its end: its recorded items are "
+        "kept and only the rest run (same arguments otherwise)",
+    )
+    parser.add_argument(
         "--repair-candidates",
         type=int,
         default=REPAIR_CANDIDATES,
@@ -407,7 +419,7 @@ def main() -> int:
     )
     everything = [item for key in sorted(items_by) for item in items_by[key]]
     started = time.perf_counter()
-    rows = asyncio.run(solve(everything, solver, args.concurrency))
+    run_dir, rows = solve(everything, solver, args)
     eval_s = time.perf_counter() - started
     drawn = {item.id: place for found in items_by.values() for place, item in enumerate(found)}
     for row in rows:
@@ -417,7 +429,8 @@ def main() -> int:
     speed = asyncio.run(throughput(repair_records or [], args.throughput_programs, args.candidates))
     probed = probes_among_hidden_tests(repair_records)
     log(f"hidden repair inputs the search also probed (by chance only): {probed}")
-    print(json.dumps({"settings": {k: str(v) for k, v in vars(args).items()}, "build_s": round(build_s, 1),
+    print(json.dumps({"settings": {k: str(v) for k, v in vars(args).items()}, "run": str(run_dir),
+                      "build_s": round(build_s, 1),
                       "eval_s": round(eval_s, 1), "results": results, "throughput": speed,
                       "hidden_inputs_probed": probed,
                       "items": rows}))  # fmt: skip
