@@ -1293,3 +1293,65 @@ def test_braces_around_a_loop_body_clear_an_error_lines_below_the_header_beside_
     _, _, found, _ = asyncio.run(_compile_fix_rounds(broken, verifier, budget, time.monotonic()))
     assert found is not None and "tally" not in found.source
     assert {edit.operator for edit in found.edits} == {"brace_body", "delete_before_closers"}
+
+
+COMMON_START = {
+    "cpp": """class Solution {
+public:
+    string commonStart(vector<string>& words) {
+        string ans = "";
+        for (int i = 0; i < words[0].size(); i++)
+            if (words[0][i] != words[1][i])
+                break;
+        ans += words[0][i];
+        return ans;
+    }
+};
+""",
+    "java": """class Solution {
+    public String commonStart(String[] words) {
+        String ans = "";
+        for (int i = 0; i < words[0].length(); i++)
+            if (words[0].charAt(i) != words[1].charAt(i))
+                break;
+        ans += words[0].charAt(i);
+        return ans;
+    }
+}
+""",
+}
+COMMON_START_CALLS = [
+    LeetCodeCall(args={"words": ["flow", "flower"]}, expected="flow"),
+    LeetCodeCall(args={"words": ["dog", "dot"]}, expected="do"),
+]
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_statement_after_a_braceless_loop_reading_its_variable_is_braced_into_it(language: str) -> None:
+    """The loop's variable is undeclared after the loop, so the statement reading it right below the body (indented
+    as the loop is) was written to run in it: braces from the body through that statement are proposed."""
+    code = COMMON_START[language]
+    number = code.split("\n").index(next(line for line in code.split("\n") if "ans +=" in line)) + 1
+    error = _error(number, "undeclared-name", "'i' was not declared in this scope")
+    wanted = code.replace("            if (", "            { if (", 1).replace("[i];\n", "[i]; }\n", 1)
+    if language == "java":
+        wanted = code.replace("            if (", "            { if (", 1).replace("(i);\n", "(i); }\n", 1)
+    assert wanted in _sources(code, language, [error])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_the_rounds_mend_an_unclosed_string_then_a_stray_bracket_below_it_then_the_loop_braces(language: str) -> None:
+    """Three mistakes that each hide the next: a string left open (the imbalance check and the compiler stop there),
+    a stray ']' lines below (found only once the string is closed: closing it mends the program's first imbalance,
+    so it is a step though another remains), and the loop whose braces were lost (the compiler reads the program
+    only once the ']' is gone, and then names the loop variable undeclared below the body)."""
+    code = COMMON_START[language]
+    broken = code.replace('ans = "";', 'ans = ";', 1).replace("[i];\n", "[i]];\n", 1).replace("(i);\n", "(i)];\n", 1)
+    verifier = CompiledVerifier(language, COMMON_START_CALLS, "commonStart", broken, 2.0)  # type: ignore[arg-type]
+    budget = RepairBudget(max_seconds=90.0, batch_size=32, max_executions=300, per_test_s=2.0)
+    asyncio.run(verifier.verify([broken], 30.0))
+    _, _, found, _ = asyncio.run(_compile_fix_rounds(broken, verifier, budget, time.monotonic()))
+    assert found is not None
+    assert {edit.operator for edit in found.edits} == {"close_string", "drop_bracket", "brace_body"}
+    assert '"";' in found.source and "]]" not in found.source and "{ if" in found.source

@@ -618,15 +618,39 @@ def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
                 run_end = number
                 opened += text.count("{") - text.count("}")
             number += 1
-        if run_end <= body.end_point[0] + 1:
-            continue
-        if not (ctx.wanted(header_line) or any(ctx.wanted(n) for n in range(body_line, run_end + 1))):
-            continue
-        start, _ = ctx.tree.span(body)
-        _, end = line_bounds(ctx.source, run_end)
-        source = ctx.source[:start] + "{ " + ctx.source[start:end] + " }" + ctx.source[end:]
-        yield ctx.make(P_HIGH, "brace_body", "syntax", header_line,
-                       f"braces around lines {body_line}-{run_end}", source, "illegal separation")  # fmt: skip
+        ends = [run_end, _loop_variable_reach(ctx, node, lines, body.end_point[0] + 1)]
+        for last in sorted({end for end in ends if end > body.end_point[0] + 1}):
+            if not (ctx.wanted(header_line) or any(ctx.wanted(n) for n in range(body_line, last + 1))):
+                continue
+            start, _ = ctx.tree.span(body)
+            _, end = line_bounds(ctx.source, last)
+            source = ctx.source[:start] + "{ " + ctx.source[start:end] + " }" + ctx.source[end:]
+            yield ctx.make(P_HIGH, "brace_body", "syntax", header_line,
+                           f"braces around lines {body_line}-{last}", source, "illegal separation")  # fmt: skip
+
+
+_LOOP_VARIABLE = re.compile(r"for\s*\(\s*[\w:.<>,\s*&]*?[\w>*&]\s+[*&]?\s*(\w+)\s*[=:]")
+
+
+def _loop_variable_reach(ctx: EditContext, loop: Node, lines: list[str], body_end: int) -> int:
+    """The last of the one-line statements right after a braceless ``for`` body that read the variable its header
+    declares (0 when none does): out of the loop that variable is undeclared, so they were written to run in it
+    (``for (int i = 0; ...) if (...) break; ans += s[i];``)."""
+    if loop.type != "for_statement":
+        return 0
+    header = _LOOP_VARIABLE.match(ctx.tree.text(loop))
+    if header is None:
+        return 0
+    reads = re.compile(rf"\b{re.escape(header.group(1))}\b")
+    reach, number = 0, body_end + 1
+    while number <= len(lines):
+        text = lines[number - 1].strip()
+        if text:
+            if text.startswith("}") or not text.endswith(";") or not reads.search(text) or text.startswith("return"):
+                break
+            reach = number
+        number += 1
+    return reach
 
 
 _BEFORE_TOKEN = re.compile(r"before '(.+?)' token|illegal start of expression|illegal character: '(.+?)'")

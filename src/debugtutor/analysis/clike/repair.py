@@ -381,6 +381,7 @@ def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list
         for header in range(max(1, line - HEADER_REACH), line - 2)
         if header <= len(lines) and BRACELESS_HEADER.match(lines[header - 1])
     } - wanted
+    first = imbalance(current)
     by_site: dict[int, list[Edit]] = {}
     for edit in verifier.proposer()(current, lines=wanted | headers, categories=("syntax", "reference")):
         if edit.line in headers and edit.operator not in BLOCK_OPENERS:
@@ -392,7 +393,9 @@ def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list
         if not verifier.defines_method(edit.source):
             continue  # it deleted the method the judge calls: whatever the compiler then says, no fix
         site = min(errors, key=distance)
-        if len(by_site.setdefault(site, [])) < EDITS_PER_SITE and _balanced_but_elsewhere(edit, errors, site):
+        if len(by_site.setdefault(site, [])) < EDITS_PER_SITE and _balanced_but_elsewhere(
+            edit, errors, site, first[0] if first is not None else None
+        ):
             by_site[site].append(edit)
     return [edit for site in errors for edit in by_site.get(site, [])]
 
@@ -409,17 +412,19 @@ def _blocking_sites(verifier: CompiledVerifier, source: str) -> list[int]:
     return sorted(sites)
 
 
-def _balanced_but_elsewhere(edit: Edit, errors: list[int], site: int) -> bool:
+def _balanced_but_elsewhere(edit: Edit, errors: list[int], site: int, first: int | None = None) -> bool:
     """Whether an edit leaves its program's delimiters balanced, or unbalanced only at another error site (two
-    strings left open on two lines: each edit closes one, and the rounds merge them), or, for an edit that gives a
-    broken comment's code back to the compiler, unbalanced only further down (the code the comment hid has a
-    broken delimiter of its own, which the compiler could not name before: the next round mends it)."""
+    strings left open on two lines: each edit closes one, and the rounds merge them), or unbalanced only further down
+    when it gives a broken comment's code back to the compiler or mends the program's first imbalance (``first``, its
+    line) at this site: the code further down has a broken delimiter of its own, which neither the compiler nor the
+    imbalance check could name before (each stops at the first), and the next round mends it."""
     if normal_form(edit.source) is not None:
         return True
     left = imbalance(edit.source)
     if left is None:
         return False
-    if edit.operator in REVEALING_OPERATORS and left[0] > site + 1:
+    mends_first = first is not None and abs(first - site) <= 1 and left[0] > first + 1
+    if (edit.operator in REVEALING_OPERATORS or mends_first) and left[0] > site + 1:
         return True
     # the mismatch may lie at either end: where a closer met the wrong opener or where that opener stands, and a
     # bracket that never closes is what a compiler reports where the file ends
@@ -565,6 +570,8 @@ async def _compile_fix_rounds(
         clearing: list[tuple[Edit, set[int]]] = []
         narrowing: list[Edit] = []
         errors_now = _blocking_count(verifier, current)
+        # (a program whose delimiters do not balance was never compiled: its one complaint is the imbalance)
+        unread = normal_form(current) is None
         for edit, verdict in zip(edits, verdicts):
             if verdict.all_passed:
                 mapping = _line_map(code, current)
@@ -604,16 +611,19 @@ async def _compile_fix_rounds(
                 # comment hid comes back with its own mistakes, as many as it had)
                 continue
             on_line = _blocking_count(verifier, current, edit.line)
+            one_line_step = (
+                not introduced and edit.operator not in DELETING_OPERATORS and _changes_one_line(current, edit.source)
+            )
             if not verdict.compiles and (
                 closes
                 or (
-                    not introduced
-                    and edit.operator not in DELETING_OPERATORS
+                    one_line_step
                     and on_line >= 2
-                    and _changes_one_line(current, edit.source)
                     and _blocking_count(verifier, edit.source, edit.line) < on_line
                     and _blocking_count(verifier, edit.source) < errors_now
                 )
+                # an edit that balances such a program lets the compiler read it: whatever it then says is news
+                or (one_line_step and unread and normal_form(edit.source) is not None)
             ):
                 narrowing.append(edit)
             # (a block's statements follow its header)
