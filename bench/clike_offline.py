@@ -67,7 +67,7 @@ from debugtutor.debugeval.offline_compiled import (
 from debugtutor.debugeval.records import DebugEvalRecord, TaskName
 from debugtutor.debugeval.tasks import build_eval_task, build_items
 from debugtutor.metrics.stats import bootstrap_mean
-from debugtutor.runs import SAMPLES_FILE, EvalItem, read_samples, run_task
+from debugtutor.runs import SAMPLES_FILE, EvalItem, default_runs_dir, new_run_id, read_samples, run_task
 
 REPO = Path(__file__).resolve().parents[1]
 TASK_ORDER: list[TaskName] = ["bug-localization", "bug-identification", "code-review", "code-repair"]
@@ -145,7 +145,13 @@ def solve(items: list[EvalItem], solver: OfflineSolver, args: argparse.Namespace
     settings = {key: str(value) for key, value in vars(args).items() if key not in ("resume", "runs_dir")}
     task = build_eval_task(items, solver.answer, solver_name="offline", tasks=tasks, data=args.data,
                            config={"bench": "clike_offline", **settings})  # fmt: skip
-    result = run_task(task, runs_dir=args.runs_dir, resume=args.resume, concurrency=args.concurrency)
+    run_id = None if args.resume is not None else new_run_id()
+    try:
+        result = run_task(task, runs_dir=args.runs_dir, run_id=run_id, resume=args.resume, concurrency=args.concurrency)
+    except KeyboardInterrupt:
+        where = args.resume if run_id is None else (args.runs_dir or default_runs_dir()) / run_id
+        log(f"stopped; the items answered so far are recorded: continue with the same arguments and --resume {where}")
+        raise SystemExit(130) from None
     by_id = {item.id: item for item in items}
     records = {record.id: record for record in read_samples(result.run_dir / SAMPLES_FILE).records}
     rows = []
