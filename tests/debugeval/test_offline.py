@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from debugtutor.analysis.edits import candidate_edits
 from debugtutor.debugeval.offline import (
     _ASSERT_PRELUDE,
     FactsCache,
     OfflineSolver,
+    _keeping_prelude,
     identify,
     line_oddities,
     option_lines,
@@ -126,3 +128,17 @@ def test_the_prelude_the_repair_ran_under_comes_off_without_the_programs_first_l
     # an edit of the prelude line leaves an import line; one that deleted it leaves the program as written
     assert without_prelude("from typing import *\n" + code) == code
     assert without_prelude(code) == code
+
+
+def test_the_python_repair_search_never_edits_the_prelude_it_runs_under() -> None:
+    """The generic proposer offers to drop the unused imports of line 1; under the prelude that line is the
+    harness's, so the search is never offered it, and every other edit stays on offer."""
+    code = (
+        "class Solution:\n    def addDigits(self, num: int) -> int:\n        while num > 9:\n"
+        "            num = sum(int(d) for d in str(num))\n        return num\n"
+    )
+    every = list(candidate_edits(_ASSERT_PRELUDE + code))
+    kept = list(_keeping_prelude(_ASSERT_PRELUDE + code))
+    assert any(not edit.source.startswith(_ASSERT_PRELUDE) for edit in every)
+    assert [edit.source for edit in kept] == [e.source for e in every if e.source.startswith(_ASSERT_PRELUDE)]
+    assert kept

@@ -31,9 +31,11 @@ import difflib
 import hashlib
 import json
 import re
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
 from debugtutor import python_ast
+from debugtutor.analysis.edits import Direction, Edit, candidate_edits
 from debugtutor.analysis.examples import example_calls, perturb_calls
 from debugtutor.analysis.execution import collect_execution_facts
 from debugtutor.analysis.leetcode import entry_method
@@ -479,6 +481,7 @@ async def repair_on_examples(code: str, facts: ProgramFacts, lines: list[int]) -
             tests,
             suspicious_lines=[line + 1 for line in lines],
             budget=RepairBudget(max_seconds=6.0, max_executions=400, max_edits=1, top_lines=len(lines)),
+            proposer=_keeping_prelude,
         )
         shift = 1
     else:
@@ -491,6 +494,20 @@ async def repair_on_examples(code: str, facts: ProgramFacts, lines: list[int]) -
         )
         shift = 0
     return [{line - shift for line in [*repair.edit_lines, *repair.changed_lines]} for repair in search.repairs]
+
+
+def _keeping_prelude(
+    source: str,
+    *,
+    lines: Collection[int] | None = None,
+    categories: Collection[str] = ("syntax", "reference", "logic"),
+    direction: Direction = "repair",
+) -> Iterator[Edit]:
+    """The edits of a program run under :data:`_ASSERT_PRELUDE` that leave the prelude as written: the imports are the
+    harness's, not the code under repair (an edit deleting them would take the program's first line's place)."""
+    for edit in candidate_edits(source, lines=lines, categories=categories, direction=direction):
+        if edit.source.startswith(_ASSERT_PRELUDE):
+            yield edit
 
 
 def without_prelude(source: str) -> str:
@@ -699,7 +716,7 @@ class OfflineSolver:
             tests = assert_tests(view.code, visible, facts.method)
             if tests is not None:
                 # plain values: assert tests, checked in batches (the fast path); the prelude line comes off again
-                search = await arepair(_ASSERT_PRELUDE + view.code, tests, budget=budget)
+                search = await arepair(_ASSERT_PRELUDE + view.code, tests, budget=budget, proposer=_keeping_prelude)
                 fixed = without_prelude(search.best.source) if search.best else fixed
             else:
                 search = await arepair(
