@@ -619,10 +619,10 @@ def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
                 opened += text.count("{") - text.count("}")
             number += 1
         ends = [run_end, _loop_variable_reach(ctx, node, lines, body.end_point[0] + 1)]
+        start, _ = ctx.tree.span(body)
         for last in sorted({end for end in ends if end > body.end_point[0] + 1}):
             if not (ctx.wanted(header_line) or any(ctx.wanted(n) for n in range(body_line, last + 1))):
                 continue
-            start, _ = ctx.tree.span(body)
             _, end = line_bounds(ctx.source, last)
             source = ctx.source[:start] + "{ " + ctx.source[start:end] + " }" + ctx.source[end:]
             yield ctx.make(P_HIGH, "brace_body", "syntax", header_line,

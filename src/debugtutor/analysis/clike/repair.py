@@ -611,19 +611,22 @@ async def _compile_fix_rounds(
                 # comment hid comes back with its own mistakes, as many as it had)
                 continue
             on_line = _blocking_count(verifier, current, edit.line)
-            one_line_step = (
-                not introduced and edit.operator not in DELETING_OPERATORS and _changes_one_line(current, edit.source)
-            )
             if not verdict.compiles and (
                 closes
                 or (
-                    one_line_step
-                    and on_line >= 2
-                    and _blocking_count(verifier, edit.source, edit.line) < on_line
-                    and _blocking_count(verifier, edit.source) < errors_now
+                    not introduced
+                    and edit.operator not in DELETING_OPERATORS
+                    and _changes_one_line(current, edit.source)
+                    and (
+                        (
+                            on_line >= 2
+                            and _blocking_count(verifier, edit.source, edit.line) < on_line
+                            and _blocking_count(verifier, edit.source) < errors_now
+                        )
+                        # an edit that balances such a program lets the compiler read it: what it then says is news
+                        or (unread and normal_form(edit.source) is not None)
+                    )
                 )
-                # an edit that balances such a program lets the compiler read it: whatever it then says is news
-                or (one_line_step and unread and normal_form(edit.source) is not None)
             ):
                 narrowing.append(edit)
             # (a block's statements follow its header)
