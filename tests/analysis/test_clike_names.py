@@ -524,3 +524,24 @@ def test_an_undefined_helper_named_for_what_it_computes_becomes_the_library_expr
     found = _descriptions(cpp, "cpp", {2}, [_reference(2, "get_largest_value")])
     assert "'get_largest_value(v)' -> '*max_element(v.begin(), v.end())'" in found
     assert not any("accumulate" in d for d in found)  # no word of its name says it adds up
+
+
+def test_a_foreign_keyword_in_a_type_s_place_stands_for_the_program_s_own_types_not_a_look_alike() -> None:
+    # ``var`` reads like ``char``, which compiles here and passes small examples (1e9 + 7 cut to 7) but no other
+    code = """class Solution {
+    var mod = 1e9 + 7;
+public:
+    int total(vector<int>& values) {
+        int sum = 0;
+        for (int value : values) {
+            sum = (sum + value) % mod;
+        }
+        return sum;
+    }
+};
+"""
+    found = _descriptions(code, "cpp", {2}, [_reference(2, symbol="var", code="unknown-type")])
+    stand_ins = [d for d in found if d.startswith("'var' -> ") and not d.endswith("everywhere")]
+    assert stand_ins[:2] == ["'var' -> 'auto'", "'var' -> 'int'"]
+    assert "'var' -> 'char'" in stand_ins  # still offered, after the program's own types and the usual ones
+    assert stand_ins.index("'var' -> 'char'") > stand_ins.index("'var' -> 'long long'")

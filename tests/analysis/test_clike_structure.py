@@ -1355,3 +1355,18 @@ def test_the_rounds_mend_an_unclosed_string_then_a_stray_bracket_below_it_then_t
     assert found is not None
     assert {edit.operator for edit in found.edits} == {"close_string", "drop_bracket", "brace_body"}
     assert '"";' in found.source and "]]" not in found.source and "{ if" in found.source
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_comment_marks_standing_for_a_method_s_braces_become_braces_again(language: str) -> None:
+    code = _counter_in(language)
+    lines = code.split("\n")
+    header = next(number for number, text in enumerate(lines) if "countAbove(" in text)
+    closer = max(number for number, text in enumerate(lines) if text.startswith("}"))
+    assert lines[header].endswith(") {")
+    lines[header] = lines[header][:-1] + "/*"
+    lines[closer] = "*/" + lines[closer][1:]
+    marked = "\n".join(lines)
+    search = _repaired(marked, COUNTER_CALLS, language, "countAbove")
+    assert search.best is not None and search.best.source == code
+    assert [e.operator for e in search.best.edits] == ["comment_marks_to_braces"]

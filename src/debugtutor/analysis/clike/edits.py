@@ -500,6 +500,13 @@ def comment_repairs(ctx: EditContext, lexed: LineTokens, compiles: bool) -> Iter
                                        "restore the commented-out code", "illegal comment")  # fmt: skip
             glued = token.start > 0 and (source[token.start - 1].isalnum() or source[token.start - 1] in ")]_")
             block = token.text.startswith("/*") and not token.text.startswith("/**")
+            if block and ctx.wanted(line) and source[: token.start].rstrip().endswith(")") and (
+                inner.count("}") > inner.count("{")
+            ):
+                # ``f(int x) /* body } */``: the marks stand where the body's opening brace and the next closing
+                # brace were (the comment ends past the body's own closer)
+                yield ctx.replace_span(P_HIGH, "comment_marks_to_braces", "syntax", line, token.start, token.end,
+                                       "{" + inner + "}", "'/*' and '*/' -> '{' and '}'", "illegal comment")  # fmt: skip
             if glued and block and ctx.wanted(line) and _OPERAND.fullmatch(inner):
                 # ``(100 - discount)/*100d*/``: the '/' of a division glued to its divisor began a comment, which
                 # swallowed the divisor (and the program still compiles)
@@ -1019,10 +1026,11 @@ def _type_arguments(node: Node) -> int | None:
     return None if listed is None else len(listed.named_children)
 
 
-def _type_names(ctx: EditContext, unknown: str, arguments: int | None = None) -> list[str]:
-    """Stand-ins for a type nothing declares: look-alikes first, then the program's own types (most written
-    first), then the usual signature types. A type given type arguments (``dict<int, int>``) stands for a generic
-    one: the generic types the program writes, then the library's containers that take as many arguments."""
+def _type_names(ctx: EditContext, unknown: str, arguments: int | None = None, *, look_alikes: bool = True) -> list[str]:
+    """Stand-ins for a type nothing declares: look-alikes first (unless ``look_alikes`` is off), then the program's
+    own types (most written first), then the usual signature types. A type given type arguments (``dict<int, int>``)
+    stands for a generic one: the generic types the program writes, then the library's containers that take as many
+    arguments."""
     undeclared = {d.symbol for d in ctx.diagnostics if d.category == "reference" and d.symbol}
     if arguments is None:
         written = Counter(ctx.tree.text(node) for node in ctx.tree.named(*_TYPE_NODES))
@@ -1036,7 +1044,8 @@ def _type_names(ctx: EditContext, unknown: str, arguments: int | None = None) ->
         usual = containers.get(arguments, ()) if arguments else tuple(n for names in containers.values() for n in names)
     for name in (*undeclared, "Solution"):
         written.pop(name, None)
-    ranked = [*_similar(unknown, {*written, *usual}), *(name for name, _ in written.most_common()), *usual]
+    alike = _similar(unknown, {*written, *usual}) if look_alikes else []
+    ranked = [*alike, *(name for name, _ in written.most_common()), *usual]
     return [name for name in dict.fromkeys(ranked) if name != unknown][:MAX_TYPES]
 
 
@@ -1101,7 +1110,9 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
                                  if line_of(node) == line and ctx.tree.text(node) == symbol), None):  # fmt: skip
             # a type nothing declares (``Array<int>``, ``UndefinedObject``): the types the program writes elsewhere,
             # then those LeetCode's signatures use; the compiler tells which fit the code around it
-            stand_ins = _type_names(ctx, symbol, _type_arguments(named_type))
+            # (a keyword of another language is no misspelt type: ``var`` looks like ``char``, which holds no
+            # ``1e9 + 7``, so its stand-ins are the types the program writes most)
+            stand_ins = _type_names(ctx, symbol, _type_arguments(named_type), look_alikes=foreign is None)
             replacements += [(P_HIGH, other, "undefined objects") for other in stand_ins]
         else:
             called = re.search(rf"\b{re.escape(symbol)}\s*\(", text) is not None
