@@ -500,13 +500,13 @@ def comment_repairs(ctx: EditContext, lexed: LineTokens, compiles: bool) -> Iter
                                        "restore the commented-out code", "illegal comment")  # fmt: skip
             glued = token.start > 0 and (source[token.start - 1].isalnum() or source[token.start - 1] in ")]_")
             block = token.text.startswith("/*") and not token.text.startswith("/**")
-            if block and ctx.wanted(line) and source[: token.start].rstrip().endswith(")") and (
-                inner.count("}") > inner.count("{")
-            ):
+            after_header = source[: token.start].rstrip().endswith(")")
+            if block and ctx.wanted(line) and after_header and inner.count("}") > inner.count("{"):
                 # ``f(int x) /* body } */``: the marks stand where the body's opening brace and the next closing
                 # brace were (the comment ends past the body's own closer)
+                braced = "{" + inner + "}"
                 yield ctx.replace_span(P_HIGH, "comment_marks_to_braces", "syntax", line, token.start, token.end,
-                                       "{" + inner + "}", "'/*' and '*/' -> '{' and '}'", "illegal comment")  # fmt: skip
+                                       braced, "'/*' and '*/' -> '{' and '}'", "illegal comment")  # fmt: skip
             if glued and block and ctx.wanted(line) and _OPERAND.fullmatch(inner):
                 # ``(100 - discount)/*100d*/``: the '/' of a division glued to its divisor began a comment, which
                 # swallowed the divisor (and the program still compiles)
