@@ -1370,3 +1370,43 @@ def test_comment_marks_standing_for_a_method_s_braces_become_braces_again(langua
     search = _repaired(marked, COUNTER_CALLS, language, "countAbove")
     assert search.best is not None and search.best.source == code
     assert [e.operator for e in search.best.edits] == ["comment_marks_to_braces"]
+
+
+def test_a_quote_put_before_a_variable_s_name_is_dropped_rather_than_closed() -> None:
+    code = (
+        "class Solution {\n    public String firstLong(String[] words, int size) {\n        for (String w : words) {\n"
+        '            if (w.length() >= size) return "w;\n        }\n        return "";\n    }\n}\n'
+    )
+    calls = [
+        LeetCodeCall(args={"words": ["ab", "abcd"], "size": 3}, expected="abcd"),
+        LeetCodeCall(args={"words": ["x"], "size": 2}, expected=""),
+    ]
+    search = _repaired(code, calls, "java", "firstLong")
+    assert search.best is not None and "return w;" in search.best.source
+    assert [e.operator for e in search.best.edits] == ["drop_quote"]
+
+
+def test_of_the_edits_that_make_a_program_compile_a_round_keeps_the_one_that_passes_more_examples() -> None:
+    # ``"s;`` could be the variable ``s`` (its name comes first) or the string "s": the examples say the string, though
+    # a second mistake ("oo") still fails one of them whichever is kept
+    code = (
+        "class Solution {\npublic:\n    string label(string s) {\n"
+        '        if (s.size() % 2 == 0) return "s;\n        return "oo";\n    }\n};\n'
+    )
+    calls = [
+        LeetCodeCall(args={"s": "ab"}, expected="s"),
+        LeetCodeCall(args={"s": "abcd"}, expected="s"),
+        LeetCodeCall(args={"s": "abc"}, expected="o"),
+    ]
+    verifier = CompiledVerifier("cpp", calls, "label", code, 2.0, "exact")
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=100, per_test_s=2.0)
+    first = next(e for e in candidate_edits(code, "cpp", lines=[4]) if e.bug_type == "unclosed string")
+    assert first.operator == "drop_quote"
+
+    async def rounds() -> str:
+        await verifier.verify([code], 30.0)
+        current, _, found, _ = await _compile_fix_rounds(code, verifier, budget, time.monotonic())
+        assert found is None
+        return current
+
+    assert 'return "s";' in asyncio.run(rounds())

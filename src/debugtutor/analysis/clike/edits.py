@@ -449,6 +449,12 @@ def string_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
             elif earlier.text in BRACKET_PAIRS.values() and still_open and still_open[-1] == earlier.text:
                 still_open.pop()
         closers = "".join(reversed(still_open))
+        named = re.match(r"([A-Za-z_]\w*)\s*(?:[;),+\]}]|$)", token.text[1:])
+        # (the code after an open quote does not parse: the name's other uses, not the tree, tell it is a name)
+        if named is not None and any(t.kind == "word" and t.text == named.group(1) for t in lexed.all):
+            # ``return "s;`` where ``s`` is a variable: a quote put before a name, not a string cut short
+            yield ctx.replace_span(P_HIGH, "drop_quote", "syntax", token.line, token.start, token.start + 1, "",
+                                   "drop the stray quote", bug)  # fmt: skip
         for rank, spot in enumerate(dict.fromkeys(spots)):
             yield ctx.replace_span(P_HIGH if rank < 3 else P_MID, "close_string", "syntax", token.line, spot, spot,
                                    quote, f"close the {what}", bug)  # fmt: skip

@@ -572,6 +572,7 @@ async def _compile_fix_rounds(
         errors_now = _blocking_count(verifier, current)
         # (a program whose delimiters do not balance was never compiled: its one complaint is the imbalance)
         unread = normal_form(current) is None
+        passing: dict[int, int] = {}
         for edit, verdict in zip(edits, verdicts):
             if verdict.all_passed:
                 mapping = _line_map(code, current)
@@ -584,6 +585,7 @@ async def _compile_fix_rounds(
                 )
             if verdict.compiles:
                 lines_after: set[int] = set()
+                passing[id(edit)] = verdict.passed
             else:
                 if edit.source not in line_map_cache:
                     line_map_cache[edit.source] = _line_map(current, edit.source)
@@ -636,6 +638,9 @@ async def _compile_fix_rounds(
                 # far sites count too once the edit clears one near it (a restored brace clears a whole function),
                 # except for deletions, which silence whatever followed from the deleted code
                 clearing.append((edit, near if edit.operator in DELETING_OPERATORS and near else cleared))
+        # of the edits that make the program compile, one that passes more examples first (``return "s";`` and
+        # ``return s;`` both compile; the examples tell the string from the variable)
+        clearing.sort(key=lambda pair: -passing.get(id(pair[0]), 0))
         picks = _round_picks(current, clearing, narrowing, errors)
         if not picks:
             break
