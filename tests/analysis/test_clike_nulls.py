@@ -381,3 +381,69 @@ def test_a_line_with_a_missing_semicolon_and_an_unmade_object_is_mended_not_dele
                                           budget=budget))  # fmt: skip
     assert search.best is not None
     assert "out[1] = celsius * 2.0 + 1.0;" in search.best.source and "obj" not in search.best.source
+
+
+def test_a_node_never_made_is_made_before_its_first_use_from_an_int_in_scope_there() -> None:
+    # the value the node holds is read after the pointer is declared: it is made where it is first used
+    code = """class Solution {
+public:
+    TreeNode* grow(vector<int>& values, int at) {
+        if (at >= values.size()) return nullptr;
+        TreeNode* node;
+        int value = values[at];
+        node->left = grow(values, 2 * at + 1);
+        node->right = grow(values, 2 * at + 2);
+        return node;
+    }
+};
+"""
+    made = [d for d in _unmade(code, "cpp") if d.startswith("'node = new")]
+    assert made == [
+        "'node = new TreeNode(value)' before its first use",
+        "'node = new TreeNode(at)' before its first use",
+    ]
+    calls = [LeetCodeCall(args={"values": [4, 2, 7], "at": 0}, expected=[4, 2, 7])]
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400)
+    search = asyncio.run(arepair_compiled(code, calls, language="cpp", method="grow", budget=budget))
+    assert search.best is not None
+    assert "node = new TreeNode(value);\n        node->left" in search.best.source
+
+
+def test_a_java_collection_field_never_made_is_made_where_it_is_declared() -> None:
+    code = """class Board {
+    List<Integer> marks;
+    int total;
+    public Board(int n) {
+        for (int i = 0; i < n; i++) marks.add(i);
+    }
+    public int count() {
+        return marks.size() + total;
+    }
+}
+"""
+    assert "'marks' = new ArrayList<>()" in _unmade(code, "java")
+    assert not any(d.startswith("'total'") for d in _unmade(code, "java"))  # (an int field starts at zero)
+
+
+def test_a_vector_field_never_grown_is_made_where_a_call_begins() -> None:
+    code = """class Solution {
+public:
+    vector<int> seen;
+    void mark(int at, vector<int>& next) {
+        seen[at] = 1;
+        if (!seen[next[at]]) mark(next[at], next);
+    }
+    int reach(vector<int>& next) {
+        mark(0, next);
+        int count = 0;
+        for (int i = 0; i < next.size(); i++) count += seen[i];
+        return count;
+    }
+};
+"""
+    made = [e for e in candidate_edits(code, "cpp") if e.operator == "size_vector"]
+    # in reach, where a call begins (mark is called by reach, so it is left alone)
+    assert [e.description.split(": ", 1)[-1] for e in made] == [
+        "make the vector: seen = vector<int>(next.size());", "make the vector: seen = vector<int>(next.size() + 1);"
+    ]  # fmt: skip
+    assert "        seen = vector<int>(next.size());\n        mark(0, next);" in made[0].source

@@ -8,7 +8,9 @@ by a bound or the method's parameters); :func:`null_argument_edits` gives a null
 function passes in its place (``f(root.left)`` beside ``f(null)`` suggests ``root.left`` and ``root.right``);
 :func:`unmade_object_repairs` removes a variable that nothing ever gives a value (``TreeNode* undefinedNode;``, ``String
 dummy;``) together with its uses, or puts a variable of the same type (or a map's entry of that type) in its place;
-:func:`unsized_vector_repairs` gives a C++ vector that is indexed but never grown the size its declaration lost. Sizes
+or makes the object (a Java field's collection where it is declared, a LeetCode node before its first use);
+:func:`unsized_vector_repairs` gives a C++ vector that is indexed but never grown the size its declaration lost (a
+field's is made at the top of the methods where a call begins). Sizes
 come first from the bound a counter that indexes the array is kept below (``i < 100001``), then from the function's
 parameters. :func:`uninitialised_value_repairs` gives a variable read before anything set it (``int max;`` ahead of
 ``max = Math.max(m, max)``) the first value such code starts from.
@@ -25,6 +27,7 @@ from tree_sitter import Node
 from debugtutor.analysis.clike.context import P_HIGH, P_MID, Candidate, EditContext
 from debugtutor.analysis.clike.edits_logic import NAME_SWAPS
 from debugtutor.analysis.clike.syntax_tree import (
+    BLOCK_TYPES,
     CLASS_TYPES,
     FUNCTION_TYPES,
     CompiledLanguage,
@@ -259,6 +262,45 @@ def unmade_object_repairs(ctx: EditContext) -> Iterator[Candidate]:
             spans = [removal, *((*ctx.tree.span(use), other) for use in unmade.uses)]
             yield ctx.make(P_MID, "unmade_object_stand_in", "reference", lines[0], f"'{unmade.name}' -> '{other}'",
                            _replaced(ctx.source, spans), "undefined objects")  # fmt: skip
+        yield from _made_objects(ctx, unmade)
+
+
+def _made_objects(ctx: EditContext, unmade: _Unmade) -> Iterator[Candidate]:
+    """The object made where a Java field is declared (a collection, string or array: ``new ArrayList<>()``),
+    or, for LeetCode's node types, made just before its first use from an int in scope there, the nearest first
+    (``TreeNode* root;`` ... ``root = new TreeNode(ele);`` above ``root->left = ...``): the value it holds is
+    usually computed after the declaration."""
+    line = line_of(unmade.declaration)
+    node_type = plain_type(unmade.type_text).rstrip("*")
+    if node_type in LEETCODE_NODE_TYPES:
+        first = unmade.uses[0]
+        statement = enclosing(first, _STATEMENT_TYPES)
+        if statement is None or (statement.parent is not None and statement.parent.type not in BLOCK_TYPES):
+            return
+        values = [(d.start_byte, name) for d, name, kind in _declared_in_scope(ctx, first, fields=False)
+                  if plain_type(kind) in ("int", "int&") and d.start_byte < statement.start_byte]  # fmt: skip
+        values.sort(key=lambda item: -item[0])
+        start = ctx.tree.span(statement)[0]
+        indent = ctx.source[ctx.source.rfind("\n", 0, start) + 1 : start]
+        for _, value in list(dict.fromkeys(values))[:MAX_NODE_VALUES]:
+            made = f"{unmade.name} = new {node_type}({value});\n{indent}"
+            yield ctx.make(P_MID, "make_unmade_object", "reference", line_of(statement),
+                           f"'{unmade.name} = new {node_type}({value})' before its first use",
+                           _replaced(ctx.source, [(start, start, made)]), "undefined objects")  # fmt: skip
+        return
+    if ctx.language != "java" or unmade.declaration.type != "field_declaration":
+        return  # (a Java local read before it has a value does not compile: uninitialised_value_repairs)
+    declarator = next((n for n in unmade.declaration.named_children if n.type == "variable_declarator"), None)
+    if declarator is None or declarator.child_by_field_name("value") is not None:
+        return
+    end = ctx.tree.span(declarator)[1]
+    for priority, made in _new_objects(ctx, unmade.declaration, unmade.type_text, unmade.name):
+        yield ctx.make(priority, "make_unmade_object", "reference", line, f"'{unmade.name}' = {made}",
+                       _replaced(ctx.source, [(end, end, f" = {made}")]), "undefined objects")  # fmt: skip
+
+
+LEETCODE_NODE_TYPES = frozenset({"TreeNode", "ListNode"})
+MAX_NODE_VALUES = 3
 
 
 _STATEMENT_TYPES = frozenset(
@@ -317,7 +359,7 @@ def _declared_shape(ctx: EditContext, declaration: Node, kind: Node, declarator:
         name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
         if name is None or (value is not None and value.type != "null_literal"):
             return None
-        if declaration.type == "field_declaration" and (value is None and kind.type != "type_identifier"):
+        if declaration.type == "field_declaration" and value is None and kind.type in _JAVA_PRIMITIVE_KINDS:
             return None  # a field of a primitive type starts at zero
         return ctx.tree.text(name), type_text
     if declaration.type == "field_declaration" and declarator.type != "pointer_declarator":
@@ -457,6 +499,7 @@ def _stand_ins(ctx: EditContext, unmade: _Unmade, unmade_names: set[str]) -> lis
 _MAP_TYPE = re.compile(r"(?:std::)?(?:(?:Hash|Tree|LinkedHash)?Map|(?:unordered_)?map)<(.+)>")
 
 
+_JAVA_PRIMITIVE_KINDS = frozenset({"integral_type", "floating_point_type", "boolean_type"})
 _BOXES = {"Integer": "int", "Long": "long", "Double": "double", "Boolean": "boolean", "Character": "char"}
 
 
@@ -572,6 +615,49 @@ def unsized_vector_repairs(ctx: EditContext) -> Iterator[Candidate]:
             sized = f"{ctx.tree.text(declarators[0])}({size})"
             yield ctx.edit_at(P_MID, "size_vector", "reference", declarators[0], sized, f"size the vector: {sized}",
                               "undefined objects")  # fmt: skip
+    yield from _unsized_member_vectors(ctx)
+
+
+def _unsized_member_vectors(ctx: EditContext) -> Iterator[Candidate]:
+    """A vector field that the class's methods index but never grow, fill or assign: made at the top of each method
+    that reads it and that no other method calls (where a call begins), of a size that method's parameters suggest
+    (``color = vector<int>(graph.size());``). It is made anew there rather than resized, so that a second call on the
+    same object starts from a clean one."""
+    for declaration in ctx.tree.named("field_declaration"):
+        kind = declaration.child_by_field_name("type")
+        holder = enclosing(declaration, CLASS_TYPES)
+        type_text = ctx.tree.text(kind).replace(" ", "").removeprefix("std::") if kind is not None else ""
+        declarators = [child for child in declaration.named_children if child != kind]
+        if holder is None or not type_text.startswith("vector<") or len(declarators) != 1:
+            continue
+        if declarators[0].type != "field_identifier":
+            continue
+        name = re.escape(ctx.tree.text(declarators[0]))
+        methods = [node for node in ctx.tree.walk(holder) if node.type == "function_definition"]
+        texts = [ctx.tree.text(method) for method in methods]
+        whole = "\n".join(texts)
+        if not re.search(rf"\b{name}\s*\[", whole) or re.search(rf"\b{name}\s*(?:{_GROWING})", whole):
+            continue
+        for index, method in enumerate(methods):
+            others = "\n".join(texts[:index] + texts[index + 1 :])
+            called, body = _function_name(ctx, method), method.child_by_field_name("body")
+            if body is None or not body.named_children or not re.search(rf"\b{name}\b", texts[index]):
+                continue
+            if called is None or re.search(rf"\b{re.escape(called)}\s*\(", others):
+                continue
+            at = ctx.tree.span(body.named_children[0])[0]
+            indent = ctx.source[ctx.source.rfind("\n", 0, at) + 1 : at]
+            for size in _cpp_sizes(ctx, method, ctx.tree.text(declarators[0])):
+                made = f"{ctx.tree.text(declarators[0])} = {type_text}({size});"
+                source = ctx.source[:at] + made + "\n" + indent + ctx.source[at:]
+                yield ctx.make(P_MID, "size_vector", "reference", line_of(body), f"make the vector: {made}", source,
+                               "undefined objects")  # fmt: skip
+
+
+def _function_name(ctx: EditContext, function: Node) -> str | None:
+    declarator = function.child_by_field_name("declarator")
+    inner = declarator.child_by_field_name("declarator") if declarator is not None else None
+    return ctx.tree.text(inner).split("::")[-1] if inner is not None else None
 
 
 def index_bounds(text: str, name: str) -> list[str]:
