@@ -545,3 +545,29 @@ public:
     assert stand_ins[:2] == ["'var' -> 'auto'", "'var' -> 'int'"]
     assert "'var' -> 'char'" in stand_ins  # still offered, after the program's own types and the usual ones
     assert stand_ins.index("'var' -> 'char'") > stand_ins.index("'var' -> 'long long'")
+
+
+@pytest.mark.parametrize(
+    ("language", "code", "told"),
+    [
+        (
+            "java",
+            "class Solution {\n    public int count(String s) {\n        let c;\n        int n = 0;\n"
+            "        c = s.charAt(0);\n        return n + String.valueOf(c).length();\n    }\n}\n",
+            "char",
+        ),
+        (
+            "cpp",
+            "class Solution {\npublic:\n    int count(string s) {\n        let t = s.substr(1);\n        int n = 0;\n"
+            "        return n + t.size();\n    }\n};\n",
+            "string",
+        ),
+    ],
+)
+def test_a_foreign_keyword_in_a_type_s_place_stands_first_for_the_type_of_the_value_the_variable_is_given(
+    language: str, code: str, told: str
+) -> None:
+    found = _descriptions(code, language, {3, 4}, [_reference(3 if language == "java" else 4, symbol="let")])  # type: ignore[arg-type]
+    stand_ins = [d for d in found if d.startswith("'let' -> ") and not d.endswith("everywhere")]
+    foreign = "'let' -> 'var'" if language == "java" else "'let' -> 'auto'"
+    assert stand_ins[:2] == [foreign, f"'let' -> '{told}'"]

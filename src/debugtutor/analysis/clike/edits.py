@@ -64,6 +64,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     line_of,
     operator_token,
     parse,
+    typed_declarators,
 )
 from debugtutor.analysis.edits._base import ALL_CATEGORIES, Direction, Edit
 from debugtutor.analysis.static import Diagnostic
@@ -1055,6 +1056,50 @@ def _type_names(ctx: EditContext, unknown: str, arguments: int | None = None, *,
     return [name for name in dict.fromkeys(ranked) if name != unknown][:MAX_TYPES]
 
 
+_VALUE_TYPES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
+    "java": (
+        (re.compile(r"'(?:[^'\\]|\\.+)'|.*\.charAt\([^()]*\)"), "char"),
+        (re.compile(r'".*"|String\.valueOf\(.*\)|.*\.(?:substring|toString|trim|toUpperCase|toLowerCase)\(.*\)'),
+         "String"),
+        (re.compile(r".*\.(?:length|size|indexOf)\(\)|Integer\.parseInt\(.*\)|-?\d+"), "int"),
+        (re.compile(r"true|false|.*\.(?:contains|containsKey|equals|isEmpty)\(.*\)"), "boolean"),
+        (re.compile(r"-?\d*\.\d+"), "double"),
+    ),
+    "cpp": (
+        (re.compile(r"'(?:[^'\\]|\\.+)'"), "char"),
+        (re.compile(r'".*"|to_string\(.*\)|.*\.substr\(.*\)'), "string"),
+        (re.compile(r".*\.(?:length|size)\(\)|-?\d+"), "int"),
+        (re.compile(r"true|false"), "bool"),
+        (re.compile(r"-?\d*\.\d+"), "double"),
+    ),
+}  # fmt: skip
+"""The type a value of a recognisable shape has (a character literal, ``s.charAt(i)``, ``v.size()`` ...)."""
+
+
+def _value_type(ctx: EditContext, type_node: Node) -> str | None:
+    """The type of the value the variable declared with ``type_node`` is given: its initial value, else the first
+    value assigned to it afterwards, when that value has a shape :data:`_VALUE_TYPES` knows; else None."""
+    declaration = type_node.parent
+    if declaration is None:
+        return None
+    named = [name for name, _ in typed_declarators(ctx.tree, declaration)]
+    if len(named) != 1:
+        return None
+    declarator = next((n for n in declaration.named_children if n.type in ("init_declarator", "variable_declarator")),
+                      None)  # fmt: skip
+    value = declarator.child_by_field_name("value") if declarator is not None else None
+    if value is not None:
+        text = ctx.tree.text(value)
+    else:
+        after = ctx.source[ctx.tree.span(declaration)[1] :]
+        assigned = re.search(rf"(?<![\w.]){re.escape(named[0])}\s*=(?!=)\s*([^;]+);", after)
+        if assigned is None:
+            return None
+        text = assigned.group(1)
+    text = " ".join(text.split())
+    return next((kind for shape, kind in _VALUE_TYPES[ctx.language] if shape.fullmatch(text)), None)
+
+
 def _kept_in_a_rename(ctx: EditContext, symbol: str, is_member: bool) -> Callable[[int], bool]:
     """Whether a use of ``symbol`` starting at a position keeps its name when the symbol is renamed everywhere: where a
     variable of that name is in scope, where it is declared, and in comments. A name one function declares and
@@ -1119,6 +1164,10 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
             # (a keyword of another language is no misspelt type: ``var`` looks like ``char``, which holds no
             # ``1e9 + 7``, so its stand-ins are the types the program writes most)
             stand_ins = _type_names(ctx, symbol, _type_arguments(named_type), look_alikes=foreign is None)
+            if foreign is not None and (told := _value_type(ctx, named_type)) is not None:
+                # (``let c; ... c = s.charAt(i);``: the value the variable is given says its type; an int would
+                # compile too, and print as a number)
+                stand_ins = [told, *(name for name in stand_ins if name != told)]
             replacements += [(P_HIGH, other, "undefined objects") for other in stand_ins]
         else:
             called = re.search(rf"\b{re.escape(symbol)}\s*\(", text) is not None
