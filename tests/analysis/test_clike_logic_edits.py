@@ -882,3 +882,34 @@ def test_a_statement_moves_across_the_closing_brace_beside_it() -> None:
         assert not any(
             "count++" in e.description for e in candidate_edits(alone, language) if e.operator == "move_statement_out"
         )
+
+
+def test_a_constant_returned_where_a_value_of_the_return_type_is_built_and_never_returned_gives_way_to_it() -> None:
+    cpp = """class Solution {
+public:
+    string reversed(string a) {
+        string done = "";
+        string out = "";
+        int steps = 0;
+        for (int i = a.size() - 1; i >= 0; i--) {
+            out += a[i];
+            steps++;
+        }
+        if (a.empty()) return "";
+        return "result";
+    }
+};
+"""
+    found = [e for e in candidate_edits(cpp, "cpp", lines=[11, 12]) if e.operator == "return_built_value"]
+    # only 'out' is built ('done' is never given a value after its declaration, 'steps' is no string)
+    assert [(e.line, e.description.split(": ", 1)[-1]) for e in found if "every copy" not in e.description] == [
+        (11, "returned \"\" -> 'out', built but never returned"),
+        (12, "returned \"result\" -> 'out', built but never returned"),
+    ]
+    java = cpp.replace("public:\n    string", "    public String").replace("string ", "String ")
+    java = java.replace("a.size()", "a.length()").replace("a[i]", "a.charAt(i)").replace("a.empty()", "a.isEmpty()")
+    java = java.replace("};", "}")
+    returned = java.replace('return "result";', "return out;")
+    assert not [e for e in candidate_edits(returned, "java") if e.operator == "return_built_value"]
+    offered = [e for e in candidate_edits(java, "java") if e.operator == "return_built_value"]
+    assert [e.line for e in offered if "every copy" not in e.description] == [10, 11]

@@ -1395,6 +1395,58 @@ def unread_total_edits(ctx: EditContext) -> Iterator[Candidate]:
                                     "variable error")  # fmt: skip
 
 
+_LITERAL_TYPES = frozenset({"string_literal", "number_literal", "decimal_integer_literal", "character_literal",
+                            "true", "false", "null_literal", "nullptr"})  # fmt: skip
+
+
+def built_value_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """A constant returned where the function builds a value of its return type and never returns it (``return
+    "done";`` after a loop that builds ``string s``, ``return 0;`` after one that fills ``int best``): the built value
+    returned instead, the one declared nearest the return first."""
+    for function in ctx.tree.named(*FUNCTION_TYPES):
+        kind = function.child_by_field_name("type")
+        body = function.child_by_field_name("body")
+        if kind is None or body is None:
+            continue
+        wanted = _plain(ctx.tree.text(kind))
+        returns = [node for node in ctx.tree.walk(body) if node.type == "return_statement" and node.named_children
+                   and enclosing(node, FUNCTION_TYPES) == function]  # fmt: skip
+        returned = {ctx.tree.text(node.named_children[0]) for node in returns}
+        end = ctx.tree.span(body)[1]
+        built = [
+            (declaration.start_byte, name) for declaration in ctx.tree.walk(body)
+            if declaration.type in ("declaration", "local_variable_declaration")
+            and enclosing(declaration, FUNCTION_TYPES) == function
+            for name, declared in typed_declarators(ctx.tree, declaration)
+            if _plain(declared) == wanted and name not in returned
+            and _given_value(ctx.source[ctx.tree.span(declaration)[1] : end], name)
+        ]  # fmt: skip
+        for statement in returns:
+            value = statement.named_children[0]
+            if value.type not in _LITERAL_TYPES or not ctx.wanted(line_of(value)):
+                continue
+            before = sorted((item for item in built if item[0] < value.start_byte), reverse=True)
+            for _, name in before[:MAX_BUILT_VALUES]:
+                yield ctx.edit_node(P_MID, "return_built_value", "logic", value, name,
+                                    f"returned {shortened(ctx.tree.text(value))} -> '{name}', built but never "
+                                    "returned", "variable error")  # fmt: skip
+
+
+MAX_BUILT_VALUES = 2
+
+
+def _plain(type_text: str) -> str:
+    return re.sub(r"\s|\bstd::|\bconst\b|&", "", type_text)
+
+
+_GIVEN_VALUE = r"\s*(?:[-+*/%|&^]?=(?!=)|\+\+|--|\.\s*(?:push_back|emplace_back|push|add|append|insert|put)\s*\()"
+
+
+def _given_value(text: str, name: str) -> bool:
+    """Whether ``text`` gives ``name`` a value: assigns or updates it, or grows it (a container, a builder)."""
+    return re.search(rf"(?<![\w.]){re.escape(name)}{_GIVEN_VALUE}", text) is not None
+
+
 def _plain_assignment(statement: Node) -> Node | None:
     """The ``target = value`` inside an expression statement (a plain ``=``, not ``+=``), or None."""
     inner = statement.named_children[0] if statement.named_children else None
@@ -1451,6 +1503,7 @@ LOGIC_OPERATORS = (
     pointer_hop_edits,
     missing_return_edits,
     unread_total_edits,
+    built_value_edits,
     mirrored_name_edits,
     mirrored_child_edits,
     exchanged_target_edits,
