@@ -1410,3 +1410,16 @@ def test_of_the_edits_that_make_a_program_compile_a_round_keeps_the_one_that_pas
         return current
 
     assert 'return "s";' in asyncio.run(rounds())
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_quote_where_the_line_s_open_bracket_closes_becomes_that_bracket(language: str) -> None:
+    code = _counter_in(language)
+    counts = code.replace("int above = 0;", "int above = 0;\n        int[] marks = new int[3];" if language == "java"
+                          else "int above = 0;\n        int marks[3] = {0, 0, 0};")  # fmt: skip
+    counts = counts.replace("above++;", 'above++;\n                marks[above % 3 "= 1;')
+    assert counts.count('"') == 1
+    edits = [e for e in candidate_edits(counts, language) if e.operator == "quote_to_bracket"]  # type: ignore[arg-type]
+    assert [e.source for e in edits] == [counts.replace('3 "=', "3 ]=")]
+    search = _repaired(counts, COUNTER_CALLS, language, "countAbove")
+    assert search.best is not None and "marks[above % 3 ]= 1;" in search.best.source

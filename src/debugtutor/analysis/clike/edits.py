@@ -456,6 +456,10 @@ def string_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
             # ``return "s;`` where ``s`` is a variable: a quote put before a name, not a string cut short
             yield ctx.replace_span(P_HIGH, "drop_quote", "syntax", token.line, token.start, token.start + 1, "",
                                    "drop the stray quote", bug)  # fmt: skip
+        if closers:
+            # ``v[s[i]-'a' "=i;``: the quote stands where the bracket the line left open closed
+            yield ctx.replace_span(P_HIGH, "quote_to_bracket", "syntax", token.line, token.start, token.start + 1,
+                                   closers[0], f"the stray quote -> '{closers[0]}'", bug)  # fmt: skip
         for rank, spot in enumerate(dict.fromkeys(spots)):
             yield ctx.replace_span(P_HIGH if rank < 3 else P_MID, "close_string", "syntax", token.line, spot, spot,
                                    quote, f"close the {what}", bug)  # fmt: skip
