@@ -1065,7 +1065,7 @@ _VALUE_TYPES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
         (re.compile(r"'(?:[^'\\]|\\.+)'|.*\.charAt\([^()]*\)"), "char"),
         (re.compile(r'".*"|String\.valueOf\(.*\)|.*\.(?:substring|toString|trim|toUpperCase|toLowerCase)\(.*\)'),
          "String"),
-        (re.compile(r".*\.(?:length|size|indexOf)\(\)|Integer\.parseInt\(.*\)|-?\d+"), "int"),
+        (re.compile(r".*\.(?:length|size)\(\)|.*\.indexOf\(.*\)|Integer\.parseInt\(.*\)|-?\d+"), "int"),
         (re.compile(r"true|false|.*\.(?:contains|containsKey|equals|isEmpty)\(.*\)"), "boolean"),
         (re.compile(r"-?\d*\.\d+"), "double"),
     ),
