@@ -1423,3 +1423,22 @@ def test_a_quote_where_the_line_s_open_bracket_closes_becomes_that_bracket(langu
     assert [e.source for e in edits] == [counts.replace('3 "=', "3 ]=")]
     search = _repaired(counts, COUNTER_CALLS, language, "countAbove")
     assert search.best is not None and "marks[above % 3 ]= 1;" in search.best.source
+
+
+def test_a_string_left_open_below_a_block_left_open_is_closed_then_the_block() -> None:
+    # the compiler and the imbalance check stop at the string; once it is closed, the block above never closes (the
+    # check names its opener, the compiler the end of the file), and balancing it lets the compiler read the rest
+    code = (
+        "class Solution {\npublic:\n    string label(vector<int>& values, int limit) {\n        int above = 0;\n"
+        "        for (int i = 0; i < values.size(); i++) {\n            if (values[i] > limit) {\n"
+        '                above++;\n\n        }\n        if (above == 0)\n            return "none";\n'
+        '        if (above == values.size())\n            return "all;\n        return "some";\n    }\n};\n'
+    )
+    calls = [
+        LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected="some"),
+        LeetCodeCall(args={"values": [5, 6], "limit": 4}, expected="all"),
+        LeetCodeCall(args={"values": [1], "limit": 4}, expected="none"),
+    ]
+    search = _repaired(code, calls, "cpp", "label")
+    assert search.best is not None and 'return "all";' in search.best.source
+    assert search.best.source.count("{") == search.best.source.count("}")

@@ -382,6 +382,10 @@ def _edits_per_error_site(verifier: CompiledVerifier, current: str, errors: list
         if header <= len(lines) and BRACELESS_HEADER.match(lines[header - 1])
     } - wanted
     first = imbalance(current)
+    if first is not None and first[1].endswith("never closes") and first[0] in errors:
+        # a block that never closes is reported at its opener (or where the file ends): its '}' may be missing
+        # anywhere inside it, where the indentation says a block ended
+        wanted |= set(range(first[0], current.count("\n") + 2))
     by_site: dict[int, list[Edit]] = {}
     for edit in verifier.proposer()(current, lines=wanted | headers, categories=("syntax", "reference")):
         if edit.line in headers and edit.operator not in BLOCK_OPENERS:
@@ -425,6 +429,10 @@ def _balanced_but_elsewhere(edit: Edit, errors: list[int], site: int, first: int
         return False
     mends_first = first is not None and abs(first - site) <= 1 and left[0] > first + 1
     if (edit.operator in REVEALING_OPERATORS or mends_first) and left[0] > site + 1:
+        return True
+    if first is not None and abs(first - site) <= 1 and left[1].endswith("never closes") and abs(left[0] - site) > 1:
+        # (a string closed here leaves a block above that never closes: the brace lost elsewhere is the next round's;
+        # the check names the opener, which may stand anywhere above)
         return True
     # the mismatch may lie at either end: where a closer met the wrong opener or where that opener stands, and a
     # bracket that never closes is what a compiler reports where the file ends
@@ -598,7 +606,10 @@ async def _compile_fix_rounds(
             }
             # (a literal closed gives the compiler back the code it swallowed, with whatever mistakes that has)
             closes = _closes_literal(verifier, current, edit)
-            revealing = closes or (edit.operator in REVEALING_OPERATORS and cleared == set(errors))
+            # (an edit that balances a program never compiled lets the compiler read all of it: what it says further
+            # down was there before, unseen)
+            balances = unread and normal_form(edit.source) is not None
+            revealing = closes or balances or (edit.operator in REVEALING_OPERATORS and cleared == set(errors))
             if introduced and not revealing and cleared == set(errors) and edit.category == "syntax":
                 # a mended syntax error lets the compiler read on, to names it could not look up before (a call
                 # to a function nobody wrote, further down): those are not this edit's doing, unless it deleted code
