@@ -571,3 +571,41 @@ def test_a_foreign_keyword_in_a_type_s_place_stands_first_for_the_type_of_the_va
     stand_ins = [d for d in found if d.startswith("'let' -> ") and not d.endswith("everywhere")]
     foreign = "'let' -> 'var'" if language == "java" else "'let' -> 'auto'"
     assert stand_ins[:2] == [foreign, f"'let' -> '{told}'"]
+
+
+def test_an_undefined_call_renamed_to_the_function_it_stands_in_comes_after_dropping_the_call() -> None:
+    code = """class Solution {
+public:
+    int total(int n) {
+        int sum = 0;
+        for (int i = 1; i <= n; i++) sum += i;
+        return checkTotal(sum);
+    }
+};
+"""
+    found = _descriptions(code, "cpp", {6}, [_reference(6, "checkTotal")])
+    itself = next(d for d in found if d.startswith("'checkTotal' -> 'total'"))
+    assert "drop the call to 'checkTotal'" in found
+    # total(sum) would be a recursion nobody wrote: the call dropped is likelier
+    assert found.index("drop the call to 'checkTotal'") < found.index(itself)
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "word", "spelled"),
+    [
+        ("cpp", "        int x = parseInt(s.substr(0, 1));", "parseInt", "stoi"),
+        ("java", "        int x = stoi(s.substring(0, 1));", "stoi", "Integer.parseInt"),
+    ],
+)
+def test_a_library_call_of_the_other_language_is_spelled_as_this_one_does(
+    language: str, line: str, word: str, spelled: str
+) -> None:
+    head = (
+        "class Solution {\npublic:\n    int first(string s) {\n"
+        if language == "cpp"
+        else ("class Solution {\n    public int first(String s) {\n")
+    )
+    code = head + line + "\n        return x;\n    }\n" + ("};\n" if language == "cpp" else "}\n")
+    at = code.split("\n").index(line) + 1
+    found = _descriptions(code, language, {at}, [_reference(at, word)])  # type: ignore[arg-type]
+    assert found[0] == f"'{word}' -> '{spelled}'"

@@ -98,6 +98,9 @@ FOREIGN_WORDS: dict[str, dict[str, str]] = {
         "System": "",
         "console": "",
         "Arrays": "",
+        "parseInt": "stoi",
+        "parseLong": "stoll",
+        "parseDouble": "stod",
     },
     "java": {
         "def": "int",
@@ -145,6 +148,10 @@ FOREIGN_WORDS: dict[str, dict[str, str]] = {
         "struct": "class",
         "sizeof": "",
         "delete": "",
+        "stoi": "Integer.parseInt",
+        "stoll": "Long.parseLong",
+        "stod": "Double.parseDouble",
+        "to_string": "String.valueOf",
     },
 }
 # Member names that belong to another language's containers or strings (``nums.length()`` in C++, ``v.size()`` on a

@@ -60,6 +60,8 @@ from debugtutor.analysis.clike.syntax_tree import (
     SyntaxTree,
     Token,
     enclosing,
+    end_line_of,
+    function_signature,
     indent_width,
     line_of,
     operator_token,
@@ -1104,6 +1106,13 @@ def _value_type(ctx: EditContext, type_node: Node) -> str | None:
     return next((kind for shape, kind in _VALUE_TYPES[ctx.language] if shape.fullmatch(text)), None)
 
 
+def _function_at(ctx: EditContext, line: int) -> str | None:
+    """The name of the innermost function whose lines hold ``line``, or None."""
+    holders = [node for node in ctx.tree.named(*FUNCTION_TYPES) if line_of(node) <= line <= end_line_of(node)]
+    signature = function_signature(ctx.tree, holders[-1]) if holders else None
+    return signature[0] if signature is not None else None
+
+
 def _kept_in_a_rename(ctx: EditContext, symbol: str, is_member: bool) -> Callable[[int], bool]:
     """Whether a use of ``symbol`` starting at a position keeps its name when the symbol is renamed everywhere: where a
     variable of that name is in scope, where it is declared, and in comments. A name one function declares and
@@ -1180,7 +1189,9 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
                 # ``ArrayUtils.sort(nums)``: a library class under a name it does not have
                 pool |= {call.rpartition(".")[0] for call in LIBRARY_CALLS[ctx.language] if "." in call}
             bug = "undefined methods" if called else "undefined objects"
-            replacements += [(P_HIGH, other, bug) for other in _similar(symbol, pool)]
+            # (a call renamed to the function it stands in is a recursion nobody wrote: after the other edits)
+            itself = _function_at(ctx, line) if called else None
+            replacements += [(P_LOW if other == itself else P_HIGH, other, bug) for other in _similar(symbol, pool)]
             if not called:
                 # a name nothing declares may stand for any variable in scope there, not only a look-alike
                 offered = {other for _, other, _ in replacements}

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from debugtutor.analysis.clike.context import P_HIGH, P_MID, Candidate, EditContext
+from debugtutor.analysis.clike.context import P_HIGH, P_LOW, P_MID, Candidate, EditContext
 from debugtutor.analysis.clike.diagnostics import quoted_names
 from debugtutor.analysis.clike.syntax_tree import (
     CLASS_TYPES,
@@ -259,8 +259,11 @@ def undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> Iterat
             if f.name != symbol and len(f.parameters) == len(arguments) and not _recurses_unchanged(f, call, texts)
         ]  # fmt: skip
         fitting.sort(key=lambda f: (f.void != as_statement, not f.named))
+        holder = enclosing(call, FUNCTION_TYPES)
         for name in dict.fromkeys(f.name for f in fitting):
-            yield ctx.edit_at(P_HIGH, "rename_reference", "reference", callee, name,
+            # (the function the call stands in comes after the other edits: a recursion nobody wrote)
+            itself = any(f.name == name and f.node == holder for f in fitting)
+            yield ctx.edit_at(P_LOW if itself else P_HIGH, "rename_reference", "reference", callee, name,
                               f"'{symbol}' -> '{name}' (a defined function with {len(arguments)} parameters)",
                               "undefined methods")  # fmt: skip
         if len(texts) > 1:
