@@ -609,3 +609,20 @@ def test_a_library_call_of_the_other_language_is_spelled_as_this_one_does(
     at = code.split("\n").index(line) + 1
     found = _descriptions(code, language, {at}, [_reference(at, word)])  # type: ignore[arg-type]
     assert found[0] == f"'{word}' -> '{spelled}'"
+
+
+def test_a_statement_of_one_unknown_name_may_be_a_misspelt_jump() -> None:
+    code = """class Solution {
+public:
+    int first(vector<int>& nums) {
+        int at = 0;
+        for (; at < nums.size(); at++) {
+            if (nums[at] < 0)
+                bra;
+        }
+        return at;
+    }
+};
+"""
+    found = _descriptions(code, "cpp", {7}, [_reference(7, "bra")])
+    assert found[0] == "'bra' -> 'break'"

@@ -349,3 +349,21 @@ def test_a_search_bound_set_to_the_middle_while_the_bounds_may_meet_moves_past_i
         "lo = mid;", "{ lo = mid; break; }"
     )
     assert not smell_mends(leaving, language)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("header", "mended"),
+    [
+        ("for (int i = 0; i < n; i)", "for (int i = 0; i < n; i++)"),
+        ("for (int i = n; i > 0; i)", "for (int i = n; i > 0; i--)"),
+        ("for (int i = 0; i < n; i + 2)", "for (int i = 0; i < n; i += 2)"),
+        ("for (int i = 0; i < n; i - 1)", "for (int i = 0; i < n; i--)"),
+    ],
+)
+def test_a_loop_whose_update_computes_without_storing_moves_its_variable(header: str, mended: str) -> None:
+    code = "class Solution {\npublic:\n    int f(int n) {\n        int t = 0;\n"
+    code += f"        {header} t += i;\n        return t;\n    }}\n}};\n"
+    (edit,) = [e for e in smell_mends(code, "cpp") if e.operator == "mend_idle_update"]
+    assert edit.line == 5 and edit.source == code.replace(header, mended)
+    moving = code.replace(header, "for (int i = 0; i < n; i++)")
+    assert not [e for e in smell_mends(moving, "cpp") if e.operator == "mend_idle_update"]

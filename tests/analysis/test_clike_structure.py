@@ -9,7 +9,7 @@ import time
 import pytest
 
 from debugtutor.analysis.clike.edits import candidate_edits
-from debugtutor.analysis.clike.repair import CompiledVerifier, _compile_fix_rounds, arepair_compiled
+from debugtutor.analysis.clike.repair import CompiledVerifier, _compile_fix_rounds, _cover, arepair_compiled
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
 from debugtutor.analysis.edits._base import Edit
 from debugtutor.analysis.examples import stated_calls
@@ -1442,3 +1442,14 @@ def test_a_string_left_open_below_a_block_left_open_is_closed_then_the_block() -
     search = _repaired(code, calls, "cpp", "label")
     assert search.best is not None and 'return "all";' in search.best.source
     assert search.best.source.count("{") == search.best.source.count("}")
+
+
+def test_a_round_picks_mending_edits_that_clear_every_site_a_deletion_clears() -> None:
+    def edit(operator: str, line: int) -> Edit:
+        return Edit(operator, "syntax", line, f"line {line}: {operator}", f"{operator} source", "")
+
+    deletion, keyword, braces = edit("delete_statement", 10), edit("rename_reference", 10), edit("brace_body", 8)
+    # the deletion alone clears both sites, but the two mending edits together clear them too
+    assert _cover([(deletion, {10, 11}), (keyword, {10}), (braces, {11})]) == [keyword, braces]
+    # where only the deletion clears a site, it is still picked
+    assert _cover([(deletion, {10, 11}), (keyword, {10})]) == [deletion]

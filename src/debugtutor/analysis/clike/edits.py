@@ -453,8 +453,10 @@ def string_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
                 still_open.pop()
         closers = "".join(reversed(still_open))
         named = re.match(r"([A-Za-z_]\w*)\s*(?:[;),+\]}]|$)", token.text[1:])
-        # (the code after an open quote does not parse: the name's other uses, not the tree, tell it is a name)
-        if named is not None and any(t.kind == "word" and t.text == named.group(1) for t in lexed.all):
+        # (the code after an open quote does not parse: the name's other uses, not the tree, tell it is a name;
+        # ``string type = "type;`` spells the variable's own name, a string)
+        own = named is not None and re.search(rf"\b{named.group(1)}\s*=\s*$", source[: token.start]) is not None
+        if named is not None and not own and any(t.kind == "word" and t.text == named.group(1) for t in lexed.all):
             # ``return "s;`` where ``s`` is a variable: a quote put before a name, not a string cut short
             yield ctx.replace_span(P_HIGH, "drop_quote", "syntax", token.line, token.start, token.start + 1, "",
                                    "drop the stray quote", bug)  # fmt: skip
@@ -1106,10 +1108,17 @@ def _value_type(ctx: EditContext, type_node: Node) -> str | None:
     return next((kind for shape, kind in _VALUE_TYPES[ctx.language] if shape.fullmatch(text)), None)
 
 
-def _function_at(ctx: EditContext, line: int) -> str | None:
-    """The name of the innermost function whose lines hold ``line``, or None."""
+_JUMP_WORDS = ("break", "continue", "return")
+
+
+def _endless_self(ctx: EditContext, line: int, start: int) -> str | None:
+    """The name of the innermost function whose lines hold ``line``, when no return comes before offset ``start``
+    in it (a call of it there would recurse with nothing to end it); else None."""
     holders = [node for node in ctx.tree.named(*FUNCTION_TYPES) if line_of(node) <= line <= end_line_of(node)]
-    signature = function_signature(ctx.tree, holders[-1]) if holders else None
+    if not holders or any(node.type == "return_statement" and node.start_byte < start
+                          for node in ctx.tree.walk(holders[-1])):  # fmt: skip
+        return None
+    signature = function_signature(ctx.tree, holders[-1])
     return signature[0] if signature is not None else None
 
 
@@ -1189,8 +1198,12 @@ def reference_repairs(ctx: EditContext) -> Iterator[Candidate]:
                 # ``ArrayUtils.sort(nums)``: a library class under a name it does not have
                 pool |= {call.rpartition(".")[0] for call in LIBRARY_CALLS[ctx.language] if "." in call}
             bug = "undefined methods" if called else "undefined objects"
-            # (a call renamed to the function it stands in is a recursion nobody wrote: after the other edits)
-            itself = _function_at(ctx, line) if called else None
+            if not called and text.strip() == f"{symbol};":
+                # a statement of one unknown name: a jump keyword misspelt (``bra;`` for ``break;``)
+                replacements += [(P_HIGH, word, "illegal keywords") for word in _similar(symbol, _JUMP_WORDS)]
+            # (a call renamed to the function it stands in, with no return above to end it, is a recursion that never
+            # ends: after the other edits)
+            itself = _endless_self(ctx, line, start) if called else None
             replacements += [(P_LOW if other == itself else P_HIGH, other, bug) for other in _similar(symbol, pool)]
             if not called:
                 # a name nothing declares may stand for any variable in scope there, not only a look-alike

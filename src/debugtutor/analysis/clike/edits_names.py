@@ -260,9 +260,13 @@ def undefined_call_repairs(ctx: EditContext, defined: list[_Function]) -> Iterat
         ]  # fmt: skip
         fitting.sort(key=lambda f: (f.void != as_statement, not f.named))
         holder = enclosing(call, FUNCTION_TYPES)
+        endless = holder is not None and not any(
+            node.type == "return_statement" and node.end_byte <= call.start_byte for node in ctx.tree.walk(holder)
+        )
         for name in dict.fromkeys(f.name for f in fitting):
-            # (the function the call stands in comes after the other edits: a recursion nobody wrote)
-            itself = any(f.name == name and f.node == holder for f in fitting)
+            # (the function the call stands in, with no return before the call to end the recursion, comes after the
+            # other edits: a recursion that never ends)
+            itself = endless and any(f.name == name and f.node == holder for f in fitting)
             yield ctx.edit_at(P_LOW if itself else P_HIGH, "rename_reference", "reference", callee, name,
                               f"'{symbol}' -> '{name}' (a defined function with {len(arguments)} parameters)",
                               "undefined methods")  # fmt: skip

@@ -539,7 +539,17 @@ def _closes_literal(verifier: CompiledVerifier, before: str, edit: Edit) -> bool
 def _cover(clearing: list[tuple[Edit, set[int]]]) -> list[Edit]:
     """Edits that together clear the most error sites, greedily: each time the edit that clears the most sites no
     earlier pick cleared, a deletion after any other edit that clears as many (it clears a site by silencing the
-    code on it), else the most plausible (the earliest)."""
+    code on it), else the most plausible (the earliest). Where edits that delete nothing clear every site the
+    deletions do, they are picked alone (``bra;`` mended to ``break;`` and a loop's body braced, rather than the
+    statement deleted because that one deletion clears both sites)."""
+    mending = [(edit, sites) for edit, sites in clearing if edit.operator not in DELETING_OPERATORS]
+    everywhere = set().union(*(sites for _, sites in clearing)) if clearing else set()
+    if len(mending) < len(clearing) and set().union(*(sites for _, sites in mending)) >= everywhere:
+        return _greedy_cover(mending)
+    return _greedy_cover(clearing)
+
+
+def _greedy_cover(clearing: list[tuple[Edit, set[int]]]) -> list[Edit]:
     covered: set[int] = set()
     picks: list[Edit] = []
     left = list(clearing)

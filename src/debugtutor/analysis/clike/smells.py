@@ -122,6 +122,9 @@ def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
             # condition error (24 to 5 of the development half's single bugs where this smell fires)
             mend("mend_loop_past_end", "logic", inclusive, "'<=' -> '<'", tree.replace(inclusive, "<"),
                  "faulty indexing")  # fmt: skip
+        for update, mended in _idle_update(tree, node):
+            mend("mend_idle_update", "logic", update, f"'{tree.text(update)}' -> '{mended}'",
+                 tree.replace(update, mended), "operation error")  # fmt: skip
     for value, made in _null_then_used(tree) if language == "java" else []:
         mend("mend_null_then_used", "reference", value, f"null -> {made}", tree.replace(value, made),
              "undefined objects")  # fmt: skip
@@ -327,6 +330,30 @@ _PLAIN_STATEMENTS = ("expression_statement", "local_variable_declaration", "retu
 SIZE_EXPRESSION = re.compile(r"(\w+)((?:\[[^\[\]]*\])*)\.(?:size\(\)|length\(\)|length)")
 """A container's size, spaces removed: ``v.size()``, ``s.length()``, ``a.length``, a row's ``grid[0].size()``
 (groups: the container, its subscripts)."""
+
+
+def _idle_update(tree: SyntaxTree, loop: Node) -> list[tuple[Node, str]]:
+    """[(the update, its mend)] of ``for (...; i < n; i)`` or ``for (...; i < n; i + 1)``: an update that computes
+    without storing, of the variable the condition compares, which then never moves (``i++`` where the condition
+    keeps it below a bound, ``i--`` above one); [] for any other loop."""
+    update = loop.child_by_field_name("update")
+    condition = loop.child_by_field_name("condition")
+    if update is None or condition is None or condition.type != "binary_expression":
+        return []
+    left, operator = condition.child_by_field_name("left"), operator_token(condition)
+    if left is None or left.type != "identifier" or operator is None:
+        return []
+    name = tree.text(left)
+    step = None
+    if update.type == "identifier" and tree.text(update) == name:
+        step = "++" if operator.type in ("<", "<=", "!=") else "--" if operator.type in (">", ">=") else None
+    elif update.type == "binary_expression":
+        first, sign = update.child_by_field_name("left"), operator_token(update)
+        second = update.child_by_field_name("right")
+        if first is not None and tree.text(first) == name and sign is not None and sign.type in ("+", "-"):
+            amount = tree.text(second) if second is not None else ""
+            step = (sign.type * 2) if amount == "1" else f" {sign.type}= {amount}" if amount else None
+    return [] if step is None else [(update, name + step)]
 
 
 def _loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
