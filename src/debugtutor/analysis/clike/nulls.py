@@ -640,7 +640,8 @@ def _unsized_member_vectors(ctx: EditContext) -> Iterator[Candidate]:
             continue
         for index, method in enumerate(methods):
             others = "\n".join(texts[:index] + texts[index + 1 :])
-            called, body = _function_name(ctx, method), method.child_by_field_name("body")
+            signature, body = function_signature(ctx.tree, method), method.child_by_field_name("body")
+            called = signature[0] if signature is not None else None
             if body is None or not body.named_children or not re.search(rf"\b{name}\b", texts[index]):
                 continue
             if called is None or re.search(rf"\b{re.escape(called)}\s*\(", others):
@@ -652,12 +653,6 @@ def _unsized_member_vectors(ctx: EditContext) -> Iterator[Candidate]:
                 source = ctx.source[:at] + made + "\n" + indent + ctx.source[at:]
                 yield ctx.make(P_MID, "size_vector", "reference", line_of(body), f"make the vector: {made}", source,
                                "undefined objects")  # fmt: skip
-
-
-def _function_name(ctx: EditContext, function: Node) -> str | None:
-    declarator = function.child_by_field_name("declarator")
-    inner = declarator.child_by_field_name("declarator") if declarator is not None else None
-    return ctx.tree.text(inner).split("::")[-1] if inner is not None else None
 
 
 def index_bounds(text: str, name: str) -> list[str]:
