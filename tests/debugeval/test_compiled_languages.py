@@ -210,3 +210,15 @@ public:
     weights = line_evidence_compiled(program)
     # the error is reported on the return; the name it quotes was declared on line 4
     assert weights.get(4, 0.0) > 0 and weights.get(5, 0.0) == 0
+
+
+@pytest.mark.slow
+def test_a_program_stopped_for_time_is_described_by_its_endless_loop_not_the_line_it_was_stopped_on() -> None:
+    # the line a killed program was on differs from run to run; a grounded prompt must not
+    endless = (
+        "class Solution {\npublic:\n    int total(int n) {\n        int sum = 0;\n        int i = 0;\n"
+        "        while (i < n) {\n            sum += i;\n            sum %= 1000;\n        }\n        return sum;\n    }\n};\n"
+    )
+    program = asyncio.run(compiled_program(endless, ["Input: n = 3\nOutput: 3"], "cpp", 0.0))
+    assert [outcome.error_type for outcome in program.outcomes] == ["Timeout"]
+    assert "- example 1: Timeout in the loop at line 6" in program.describe()

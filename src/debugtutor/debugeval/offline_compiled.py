@@ -39,7 +39,7 @@ from debugtutor.analysis.clike.harness import CallOutcome, Variant, arun_variant
 from debugtutor.analysis.clike.nulls import NULL_FAILURES, is_null_failure, null_origins
 from debugtutor.analysis.clike.repair import CompiledVerifier
 from debugtutor.analysis.clike.smells import smell_mends
-from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
+from debugtutor.analysis.clike.syntax_tree import CompiledLanguage, enclosing_loop, parse
 from debugtutor.analysis.engine import compiled_localizer, rank_lines
 from debugtutor.analysis.examples import input_rules, is_design, perturb_calls, stated_calls
 from debugtutor.analysis.execution import ExecutionFacts
@@ -85,6 +85,15 @@ class CompiledProgram:
     def repair(self) -> Repair | None:
         return self.search.best if self.search is not None else None
 
+    def _where(self, outcome: CallOutcome) -> str:
+        if not outcome.error_line:
+            return ""
+        if outcome.error_type != "Timeout":
+            return f" at line {outcome.error_line}"
+        # a program stopped for time was somewhere in its endless loop, a different line each run: name the loop
+        loop = enclosing_loop(parse(self.code, "java" if self.language == "java" else "cpp"), outcome.error_line)
+        return f" in the loop at line {loop}" if loop is not None else ""
+
     def describe(self) -> str:
         lines = [f"- line {d.line}: {d.category}: {d.message}" for d in self.diagnostics]
         if not self.compiled:
@@ -93,8 +102,7 @@ class CompiledProgram:
             if outcome.status == Status.passed:
                 lines.append(f"- example {outcome.index + 1} passes")
             elif outcome.error_type:
-                where = f" at line {outcome.error_line}" if outcome.error_line else ""
-                lines.append(f"- example {outcome.index + 1}: {outcome.error_type}{where}")
+                lines.append(f"- example {outcome.index + 1}: {outcome.error_type}{self._where(outcome)}")
             else:
                 lines.append(f"- example {outcome.index + 1} returns {outcome.actual}, expected {outcome.expected}")
         repair = self.repair or (self.search.compile_fix if self.search is not None else None)
