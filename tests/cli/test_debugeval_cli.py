@@ -145,3 +145,25 @@ def test_paper_prompt_prefills_the_review_answer(tmp_path: Path, capsys: pytest.
     assert all(score["forward"] is True and score["reverse"] is False for score in scores)  # "A" read as Code-A
     code, _, stderr = run_cli([*args, "--prompt", "fancy"], capsys)
     assert code == 2 and "--prompt" in stderr
+
+
+def test_languages_whose_compilers_are_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import debugtutor.sandbox
+
+    # as on a machine with Python alone: the C++ and Java items cannot be compiled or run
+    missing = {"cpp": ["g++"], "java": ["javac", "java"]}
+    monkeypatch.setattr(debugtutor.sandbox, "missing_toolchain", lambda language: missing.get(language, []))
+    args = ["debugeval", "eval", "--task", "bug-localization", "--runs-dir", str(tmp_path)]
+    code, stdout, stderr = run_cli([*args, "--json"], capsys)
+    assert code == 0 and set(json.loads(stdout)["items"]["bug-localization"]) == {"python", "all"}
+    code, _, stderr = run_cli(args, capsys)  # the same, said to a person
+    assert code == 0 and "left out cpp: its programs need g++" in stderr and "left out java" in stderr
+    code, _, stderr = run_cli([*args, "--lang", "java"], capsys)
+    assert code == 2 and "javac, java" in stderr and "--lang" in stderr
+    # a model answering localization runs nothing: every language stays
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"rules": [{"match": "", "response": "<Answer>(A)</Answer>"}]}))
+    code, stdout, _ = run_cli([*args, "--solver", "llm", "--model", f"scripted:{script}", "--json"], capsys)
+    assert code == 0 and set(json.loads(stdout)["items"]["bug-localization"]) == {"python", "cpp", "java", "all"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -31,3 +32,8 @@ def test_demo_runs_every_step_offline(tmp_path: Path) -> None:
     repaired = [step for step in result["steps"] if step["step"].startswith("Analysis")]
     assert all("repaired" in step["summary"] for step in repaired)
     assert list(tmp_path.glob("*/report.html")), "the runs write their HTML reports"
+    debugeval = {step["step"]: step["summary"] for step in result["steps"] if step["step"].startswith("DebugEval")}
+    assert any("Python" in title for title in debugeval)
+    # the C++ instances run wherever g++ is installed (CI installs it), and all four tasks report
+    assert any("C++" in title for title in debugeval) == (shutil.which("g++") is not None)
+    assert all("code-repair pass@1" in summary and "bug-localization" in summary for summary in debugeval.values())

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.table import Table
@@ -12,6 +13,9 @@ from debugtutor.cli.options import ModelOptions, one_of, with_model_options
 from debugtutor.cli.run_options import RunOptions, with_run_options
 from debugtutor.console import emit_json, log, state, stdout
 from debugtutor.errors import InputError
+
+if TYPE_CHECKING:
+    from debugtutor.debugeval.records import LanguageName
 
 app = typer.Typer(
     help="DebugEval: bug localization, identification, code review and code repair.", no_args_is_help=True
@@ -146,6 +150,33 @@ def judge_command(
             log(f"{result.id} ({result.language} {result.slug}): {result.verdict}: {result.reason}")
 
 
+def _runnable_languages(lang: str, solver: str, tasks: Sequence[str]) -> list[LanguageName]:
+    """The languages ``--lang`` asks for that can run here. C++/Java items compile and run programs (the offline and
+    grounded solvers to find their answers, every solver to grade Code Repair): under ``all`` a language whose
+    compiler is not installed is left out (and said so); asked for by name it is an error naming the missing
+    commands. A model answering the other three tasks runs nothing, so it keeps every language."""
+    from debugtutor.debugeval.records import LANGUAGES
+    from debugtutor.sandbox import missing_toolchain
+
+    asked = list(LANGUAGES) if lang == "all" else [one_of(lang, LANGUAGES, option="--lang")]
+    if solver == "llm" and "code-repair" not in tasks:
+        return asked
+    runnable: list[LanguageName] = []
+    for language in asked:
+        missing = missing_toolchain(language)
+        if not missing:
+            runnable.append(language)
+        elif lang == "all":
+            log(f"left out {language}: its programs need {', '.join(missing)}, which is not installed")
+        else:
+            raise InputError(
+                f"{language} programs need {', '.join(missing)} to compile and run, which is not installed",
+                field="--lang",
+                hint="install it (Debian: g++ for cpp, default-jdk-headless for java) or pick another --lang",
+            )
+    return runnable
+
+
 @app.command("eval")
 @with_run_options
 @with_model_options
@@ -175,15 +206,15 @@ def eval_command(
     """Evaluate a solver; prints accuracy (pass@k for Code Repair) per task and language beside DebugEval Table IV."""
     from debugtutor.data import dataset_checksum
     from debugtutor.debugeval.prompts import PROMPT_STYLES
-    from debugtutor.debugeval.records import LANGUAGES, TASKS, load_records
+    from debugtutor.debugeval.records import TASKS, load_records
     from debugtutor.debugeval.solvers import SOLVERS
     from debugtutor.debugeval.tasks import SOLVER_NAMES, SPLITS, build_eval_task, build_items
 
     tasks = list(TASKS) if task == "all" else [one_of(task, TASKS, option="--task")]
-    languages = list(LANGUAGES) if lang == "all" else [one_of(lang, LANGUAGES, option="--lang")]
+    solver_name = one_of(solver, SOLVER_NAMES, option="--solver")
+    languages = _runnable_languages(lang, solver_name, tasks)
     chosen_split = one_of(split, SPLITS, option="--split")
     style = one_of(prompt, PROMPT_STYLES, option="--prompt")
-    solver_name = one_of(solver, SOLVER_NAMES, option="--solver")
     folder = data if data is not None else _sample_dir()
     records = load_records(folder)
     items = build_items(records, tasks=tasks, languages=languages, split=chosen_split)

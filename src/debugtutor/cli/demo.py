@@ -22,8 +22,13 @@ from rich.table import Table
 
 from debugtutor.console import emit_json, log, progress, state, stdout
 from debugtutor.samples import sample_dir
+from debugtutor.sandbox import missing_toolchain
 
 Headline = Callable[[dict[str, Any]], str]
+
+# DebugEval's built-in instances the demo runs, one step per language (each runs only where its compiler is installed)
+DEMO_LANGUAGES = ("python", "cpp")
+LANGUAGE_NAMES = {"python": "Python", "cpp": "C++", "java": "Java"}
 
 
 @dataclass(frozen=True)
@@ -106,14 +111,30 @@ def demo_steps(runs_dir: Path, work: Path) -> list[DemoStep]:
             _studentsyn,
         )
     )
-    steps.append(
-        DemoStep(
-            "DebugEval (offline solver) on the built-in instances of all four tasks",
-            ["debugeval", "eval", "--solver", "offline", "--task", "all", "--runs-dir", str(runs_dir)],
-            _debugeval,
+    for language in DEMO_LANGUAGES:
+        if missing_toolchain(language):
+            continue
+        args = ["debugeval", "eval", "--solver", "offline", "--task", "all", "--lang", language, "--runs-dir"]
+        steps.append(
+            DemoStep(
+                f"DebugEval (offline solver) on the built-in {LANGUAGE_NAMES[language]} instances of all four tasks",
+                [*args, str(runs_dir)],
+                _debugeval,
+            )
         )
-    )
     return steps
+
+
+def left_out_languages() -> list[str]:
+    """Lines naming the built-in DebugEval languages the demo does not run here, and why."""
+    lines = [
+        f"DebugEval {LANGUAGE_NAMES[language]} left out: {', '.join(missing)} is not installed"
+        for language in DEMO_LANGUAGES
+        if (missing := missing_toolchain(language))
+    ]
+    # Java's built-in instances take minutes (every answer starts javac and JVMs), too long for a first run
+    lines.append("the built-in Java instances: debugtutor debugeval eval --lang java (a few minutes)")
+    return lines
 
 
 def _run_step(step: DemoStep) -> tuple[str, str, float]:
@@ -171,6 +192,8 @@ def register(app: typer.Typer) -> None:
                     str(row["seconds"]),
                 )
             stdout.print(table)
+        for line in left_out_languages():
+            log(line)
         log(f"the web app: debugtutor serve --runs-dir {runs_dir} (the 'web' extra), then open http://127.0.0.1:8000/")
         if failed:
             raise typer.Exit(1)

@@ -1,8 +1,9 @@
 """Generate the built-in DebugEval sample: run ``python -m debugtutor.debugeval.make_sample [OUT]``.
 
-The correct programs below are the project's own. Bugs are injected with the analysis package's mutation operators
-(over DebugBench's taxonomy), and every mutant is verified by execution on the problem's examples before it is
-used; the instances are then built by the same code as DebugBench instances, so the sample exercises all four tasks.
+The correct programs below (Python, and one each in C++ and Java) are the project's own. Bugs are injected with the
+analysis package's mutation operators (over DebugBench's taxonomy), and every mutant is verified by execution on the
+problem's examples (C++ and Java: compiled and run in batches) before it is used; the instances are then built by
+the same code as DebugBench instances, so the sample exercises all four tasks in all three languages.
 """
 
 from __future__ import annotations
@@ -11,10 +12,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
 from debugtutor.analysis.examples import example_calls
+from debugtutor.analysis.leetcode import entry_method
 from debugtutor.analysis.mutation import Mutant, mutate
 from debugtutor.debugeval.build import BuildSettings, build_from_debugbench, write_build
 from debugtutor.debugeval.debugbench import DebugBenchItem, major_of
+from debugtutor.debugeval.records import LanguageName
 from debugtutor.sandbox import LeetCodeRequest, TestReport, run
 
 # (slug, description, examples, correct solution): small LeetCode-style problems written for this sample.
@@ -157,6 +161,76 @@ PROBLEMS: list[tuple[str, str, list[str], str]] = [
     ),
 ]
 
+# (language, slug, description, examples, correct solution): one small problem per compiled language, so the
+# sample shows every task in C++ and Java too while a whole offline run over it stays a few minutes (each C++/Java
+# answer compiles and runs programs; the Python problems above cost a fraction of that).
+COMPILED_PROBLEMS: list[tuple[CompiledLanguage, str, str, list[str], str]] = [
+    (
+        "cpp",
+        "count-strict-peaks",
+        "Given an array of integers nums, return how many positions i with 0 < i < n - 1 hold a value larger than "
+        "both of its neighbours.",
+        [
+            "Input: nums = [1,3,2,4,1]\nOutput: 2",
+            "Input: nums = [5,5,5]\nOutput: 0",
+            "Input: nums = [2,9,4,4,7,1]\nOutput: 2",
+        ],
+        """class Solution {
+public:
+    int countPeaks(vector<int>& nums) {
+        int n = nums.size();
+        int peaks = 0;
+        for (int i = 1; i + 1 < n; i++) {
+            if (isPeak(nums, i)) {
+                peaks++;
+            }
+        }
+        return peaks;
+    }
+
+private:
+    bool isPeak(vector<int>& nums, int index) {
+        int left = nums[index - 1];
+        int right = nums[index + 1];
+        return nums[index] > left && nums[index] > right;
+    }
+};
+""",
+    ),
+    (
+        "java",
+        "longest-repeated-run",
+        "Given a string s, return the length of its longest block of one character repeated back to back.",
+        [
+            'Input: s = "aaabbc"\nOutput: 3',
+            'Input: s = "abcd"\nOutput: 1',
+            'Input: s = "xyyyyz"\nOutput: 4',
+        ],
+        """class Solution {
+    public int longestRun(String s) {
+        if (s.length() == 0) {
+            return 0;
+        }
+        int best = 1;
+        int run = 1;
+        char previous = s.charAt(0);
+        for (int i = 1; i < s.length(); i++) {
+            char current = s.charAt(i);
+            if (current == previous) {
+                run++;
+            } else {
+                run = 1;
+            }
+            best = Math.max(best, run);
+            previous = current;
+        }
+        return best;
+    }
+}
+""",
+    ),
+]
+
 _MULTIPLE_NAMES = {2: "double", 3: "triple", 4: "quadruple"}
 
 
@@ -169,7 +243,9 @@ def _runner(examples: list[str], code: str) -> Callable[[str], TestReport]:
     return run_examples
 
 
-def _item(slug: str, description: str, examples: list[str], oracle: str, mutant: Mutant) -> DebugBenchItem:
+def _item(
+    slug: str, description: str, examples: list[str], oracle: str, mutant: Mutant, language: LanguageName = "python"
+) -> DebugBenchItem:
     order = len(mutant.operators)
     minor = _MULTIPLE_NAMES[order] if mutant.category == "multiple" else (mutant.bug_types[0] or "other error")
     try:
@@ -177,7 +253,7 @@ def _item(slug: str, description: str, examples: list[str], oracle: str, mutant:
     except ValueError:
         major = f"{mutant.category} error"
     return DebugBenchItem(
-        language="python", minor_type=minor, major_type=major, slug=slug, description=description,
+        language=language, minor_type=minor, major_type=major, slug=slug, description=description,
         examples=examples, oracle_code=oracle, buggy_code=mutant.source, level="easy",
     )  # fmt: skip
 
@@ -192,13 +268,27 @@ def sample_items(seed: int = 0) -> list[DebugBenchItem]:
                 items.append(_item(slug, description, examples, oracle, mutant))
         for mutant in mutate(oracle, run, order=2, count=2, seed=seed):
             items.append(_item(slug, description, examples, oracle, mutant))
+    for language, slug, description, examples, oracle in COMPILED_PROBLEMS:
+        calls = example_calls(examples, oracle, language)
+        entry = entry_method(oracle, {name for call in calls[:1] for name in call.args}, language)
+        method = entry.name if entry is not None else None
+        for category in ("syntax", "reference", "logic"):
+            for mutant in mutate(
+                oracle, calls, categories=[category], order=1, count=2, seed=seed, language=language, method=method
+            ):
+                items.append(_item(slug, description, examples, oracle, mutant, language))
+        for mutant in mutate(oracle, calls, order=2, count=2, seed=seed, language=language, method=method):
+            items.append(_item(slug, description, examples, oracle, mutant, language))
     return items
 
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     out = Path(args[0]) if args else Path(__file__).resolve().parents[1] / "samples" / "debugeval"
-    settings = BuildSettings(seed=0, localization_per_type=3, review_per_category=4, repair_extra_tests=6)
+    settings = BuildSettings(
+        seed=0, localization_per_type=3, review_per_category=4, repair_extra_tests=6,
+        repair_languages=("python", "cpp", "java"),
+    )  # fmt: skip
     task124, task3, report = build_from_debugbench(sample_items(), settings)
     write_build(out, task124, task3, report)
     print(f"wrote {out}: {report.counts}")

@@ -21,7 +21,7 @@ import asyncio
 from typing import overload
 
 from debugtutor import python_ast
-from debugtutor.sandbox._isolation import isolation_level, precompiled_header_flags
+from debugtutor.sandbox._isolation import isolation_level, missing_toolchain, precompiled_header_flags
 from debugtutor.sandbox._pool import SandboxPool, default_pool
 from debugtutor.sandbox._programs import outputs_match
 from debugtutor.sandbox._records import (
@@ -67,6 +67,7 @@ __all__ = [
     "arun",
     "default_pool",
     "isolation_level",
+    "missing_toolchain",
     "outputs_match",
     "precompiled_header_flags",
     "reference_time_s",

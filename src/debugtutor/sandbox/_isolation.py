@@ -74,7 +74,14 @@ def bwrap_works() -> bool:
 _TOP_LEVEL_SYSTEM = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 # What the dynamic loader, the C library and the JVM read from /etc (nothing there is about users or secrets).
 _ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "java-*", "gcc")
-_TOOLCHAIN_COMMANDS = ("g++", "javac", "java")
+# The commands a language's programs need on the host (Python runs on the interpreter running this code).
+TOOLCHAIN_BY_LANGUAGE: dict[str, tuple[str, ...]] = {"python": (), "cpp": ("g++",), "java": ("javac", "java")}
+_TOOLCHAIN_COMMANDS = tuple(command for commands in TOOLCHAIN_BY_LANGUAGE.values() for command in commands)
+
+
+def missing_toolchain(language: str) -> list[str]:
+    """The commands ``language``'s programs need that are not on PATH (empty when it can run here)."""
+    return [command for command in TOOLCHAIN_BY_LANGUAGE.get(language, ()) if shutil.which(command) is None]
 
 
 def precompiled_header_flags(options: Sequence[str]) -> list[str]:
