@@ -217,7 +217,8 @@ def test_a_program_stopped_for_time_is_described_by_its_endless_loop_not_the_lin
     # the line a killed program was on differs from run to run; a grounded prompt must not
     endless = (
         "class Solution {\npublic:\n    int total(int n) {\n        int sum = 0;\n        int i = 0;\n"
-        "        while (i < n) {\n            sum += i;\n            sum %= 1000;\n        }\n        return sum;\n    }\n};\n"
+        "        while (i < n) {\n            sum += i;\n            sum %= 1000;\n        }\n"
+        "        return sum;\n    }\n};\n"
     )
     program = asyncio.run(compiled_program(endless, ["Input: n = 3\nOutput: 3"], "cpp", 0.0))
     assert [outcome.error_type for outcome in program.outcomes] == ["Timeout"]

@@ -111,15 +111,16 @@ def test_a_design_problems_example_is_stated_with_input_alone_on_its_line() -> N
 
 
 def _sample_items(limit_repair: bool) -> list[EvalItem]:
-    """Every Python item, and in C++ and Java the items of the one program Code Repair asks about: answering a
-    C++/Java program compiles and runs it (seconds a program), so one program per language keeps these tests short."""
+    """Every Python item, and the three-task items of one C++ program with a syntax bug: answering a C++/Java program
+    compiles and runs it and may search for its repair (seconds to minutes a program), and one program is enough to
+    show what the views hide (the repair test below takes the Java item too)."""
     items = build_items(load_records(SAMPLE))
-    compiled = {
-        item.input["record"]["question_id"]
+    syntax_bugs = sorted(
+        (item.input["record"]["language"], item.input["record"]["question_id"])
         for item in items
-        if item.input["task"] == "code-repair" and item.input["record"]["language"] != "python"
-    }
-    assert len(compiled) == 2  # one C++ and one Java program
+        if item.input["record"]["language"] == "cpp" and item.input["record"]["major_error_type"] == "syntax error"
+    )
+    compiled = {syntax_bugs[-1][1]}
     record_of = [item.input["record"] for item in items]
     items = [i for i, r in zip(items, record_of) if r["language"] == "python" or r["question_id"] in compiled]
     if limit_repair:
