@@ -39,6 +39,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     line_of,
     operator_token,
     parameter_list,
+    plain_type,
     typed_declarators,
 )
 from debugtutor.analysis.edits._base import EditCategory
@@ -1408,7 +1409,7 @@ def built_value_edits(ctx: EditContext) -> Iterator[Candidate]:
         body = function.child_by_field_name("body")
         if kind is None or body is None:
             continue
-        wanted = _plain(ctx.tree.text(kind))
+        wanted = plain_type(ctx.tree.text(kind))
         returns = [node for node in ctx.tree.walk(body) if node.type == "return_statement" and node.named_children
                    and enclosing(node, FUNCTION_TYPES) == function]  # fmt: skip
         returned = {ctx.tree.text(node.named_children[0]) for node in returns}
@@ -1418,7 +1419,7 @@ def built_value_edits(ctx: EditContext) -> Iterator[Candidate]:
             if declaration.type in ("declaration", "local_variable_declaration")
             and enclosing(declaration, FUNCTION_TYPES) == function
             for name, declared in typed_declarators(ctx.tree, declaration)
-            if _plain(declared) == wanted and name not in returned
+            if plain_type(declared) == wanted and name not in returned
             and _given_value(ctx.source[ctx.tree.span(declaration)[1] : end], name)
         ]  # fmt: skip
         for statement in returns:
@@ -1433,10 +1434,6 @@ def built_value_edits(ctx: EditContext) -> Iterator[Candidate]:
 
 
 MAX_BUILT_VALUES = 2
-
-
-def _plain(type_text: str) -> str:
-    return re.sub(r"\s|\bstd::|\bconst\b|&", "", type_text)
 
 
 _GIVEN_VALUE = r"\s*(?:[-+*/%|&^]?=(?!=)|\+\+|--|\.\s*(?:push_back|emplace_back|push|add|append|insert|put)\s*\()"

@@ -36,6 +36,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     function_signature,
     line_of,
     parameter_list,
+    plain_type,
     typed_declarators,
 )
 
@@ -558,11 +559,6 @@ def _lookups(ctx: EditContext, name: str, use: Node) -> list[str]:
         holder = holder.parent
     made = "{}.get({})" if ctx.language == "java" else "{}[{}]"
     return [made.format(name, " ".join(key.split())) for key in dict.fromkeys(keys)][:2]
-
-
-def plain_type(type_text: str) -> str:
-    """A declared type without ``const``, references and spaces, for comparing two declarations' types."""
-    return re.sub(r"\bconst\b|\s|&", "", type_text)
 
 
 def _same_type(first: str, second: str) -> bool:

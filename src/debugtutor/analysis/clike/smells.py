@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from debugtutor.analysis.clike.nulls import java_new_object, plain_type
+from debugtutor.analysis.clike.nulls import java_new_object
 from debugtutor.analysis.clike.syntax_tree import (
     FUNCTION_TYPES,
     LOOP_TYPES,
@@ -34,6 +34,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     line_of,
     operator_token,
     parse,
+    plain_type,
     typed_declarators,
 )
 from debugtutor.analysis.edits._base import Edit, EditCategory

@@ -399,6 +399,11 @@ def nesting_depths(tree: SyntaxTree) -> dict[int, int]:
     return depths
 
 
+def plain_type(type_text: str) -> str:
+    """A declared type without ``std::``, ``const``, references and spaces, for comparing two declarations' types."""
+    return re.sub(r"\s|\bstd::|\bconst\b|&", "", type_text)
+
+
 def enclosing_loop(tree: SyntaxTree, line: int) -> int | None:
     """The header line of the innermost loop that contains ``line``, or None."""
     best: tuple[int, int] | None = None
