@@ -32,7 +32,7 @@ demo: $(CORE_STAMP)
 ## The whole test suite with every optional extra installed (and the system packages it needs: bubblewrap, chromium).
 test: $(ALL_STAMP)
 	bash .ci/install-system-deps
-	$(BIN)/python -m pytest -n 2 --dist worksteal
+	$(BIN)/python -m pytest -n 2 --dist worksteal --durations=15
 
 check: $(ALL_STAMP)
 	$(BIN)/ruff check src tests bench

@@ -146,7 +146,13 @@ def test_model_solvers_see_the_same_prompts_when_the_rest_is_blanked(solver_name
 
 
 def test_offline_solver_answers_unchanged_when_blanked_and_flips_when_swapped() -> None:
-    items = _sample_items(limit_repair=True)
+    # of the C++ program, Code Review alone: it shows both programs, and each C++ answer compiles and runs them anew
+    items = [
+        item
+        for item in _sample_items(limit_repair=True)
+        if item.input["record"]["language"] == "python" or item.input["task"] == "code-review"
+    ]
+    assert any(item.input["record"]["language"] == "cpp" for item in items)
     solver = ViewSolver(OfflineSolver().answer)
     original = answers(solver, items)
     assert answers(solver, [blanked(item) for item in items]) == original
