@@ -140,3 +140,23 @@ def test_cpp_method_declared_in_the_class_and_defined_after_it_is_called() -> No
     calls = [LeetCodeCall(args={"nums": [1, 2, 4]}, expected=[2, 4])]
     report = run(LeetCodeRequest(code=code, calls=calls, lang="cpp", method="evens", limits=SMALL))
     assert report.status == Status.passed, report
+
+
+HELPER_AFTER_ENTRY = {
+    "cpp": "class Solution {\npublic:\n    int peaks(vector<int>& nums) {\n        int n = 0;\n"
+    "        for (int i = 1; i + 1 < (int) nums.size(); i++) n += isPeak(nums, i);\n        return n;\n    }\n"
+    "private:\n    bool isPeak(vector<int>& nums, int i) {\n"
+    "        return nums[i] > nums[i - 1] && nums[i] > nums[i + 1];\n    }\n};\n",
+    "java": "class Solution {\n    public int peaks(int[] nums) {\n        int n = 0;\n"
+    "        for (int i = 1; i + 1 < nums.length; i++) if (isPeak(nums, i)) n++;\n        return n;\n    }\n"
+    "    private boolean isPeak(int[] nums, int i) { return nums[i] > nums[i - 1] && nums[i] > nums[i + 1]; }\n}\n",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["cpp", "java"])
+def test_with_no_method_named_the_entry_is_the_method_the_arguments_fit(lang: Language) -> None:
+    # a helper declared after the entry point takes other arguments: calling the last method declared fails
+    calls = [LeetCodeCall(args={"nums": [1, 3, 2, 4, 1]}, expected=2), LeetCodeCall(args={"nums": [5, 5]}, expected=0)]
+    report = run(LeetCodeRequest(code=HELPER_AFTER_ENTRY[lang], calls=calls, lang=lang, limits=SMALL))
+    assert [t.status for t in report.tests] == [Status.passed, Status.passed], report

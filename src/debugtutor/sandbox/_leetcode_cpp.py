@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,8 +141,8 @@ def parse_type(text: str) -> ValueType | None:
     return None
 
 
-def pick_method(code: str, method: str | None) -> CppMethod:
-    """The method to call: the one named ``method``, else the only public-looking one, else the last one."""
+def pick_method(code: str, method: str | None, arguments: Mapping[str, Any] | None = None) -> CppMethod:
+    """The method to call: the one named ``method``, else :func:`unnamed_entry` for the calls' ``arguments``."""
     methods = solution_methods(code)
     if method:
         for found in methods:
@@ -151,7 +151,19 @@ def pick_method(code: str, method: str | None) -> CppMethod:
         raise InputError(f"cannot call {method}: class Solution has no method {method!r}", field="method")
     if not methods:
         raise InputError("cannot call the solution: no method found in class Solution", field="method")
-    return methods[-1] if len(methods) > 1 else methods[0]
+    return unnamed_entry(methods, arguments)
+
+
+def unnamed_entry(methods: list[CppMethod], arguments: Mapping[str, Any] | None) -> CppMethod:
+    """With no method named, the entry point: of the methods whose parameters are the arguments' names, else of
+    those taking as many parameters as there are arguments, the last declared; else the last declared (a helper
+    declared after the entry method must not be called with the entry's arguments)."""
+    if arguments is not None:
+        named = [m for m in methods if {name for _, name in m.parameters} == set(arguments)]
+        sized = [m for m in methods if len(m.parameters) == len(arguments)]
+        if named or sized:
+            return (named or sized)[-1]
+    return methods[-1]
 
 
 def _literal(value: Any, vtype: ValueType) -> str:
@@ -389,7 +401,7 @@ def argument_literals(
 
 def build_program(code: str, calls: list[dict[str, Any]], method: str | None, start: int = 0) -> str:
     """The whole C++ program calling ``method`` once per call (``calls[i]["args"]``), indexes counted from ``start``."""
-    chosen = pick_method(code, method)
+    chosen = pick_method(code, method, calls[0]["args"] if calls else None)
     types, returns = checked_signature(chosen, parse_type)
     blocks = []
     for index, call in enumerate(calls, start=start):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from debugtutor.errors import InputError
@@ -22,6 +23,7 @@ from debugtutor.sandbox._leetcode_cpp import (
     checked_signature,
     code_only,
     split_top_level,
+    unnamed_entry,
 )
 
 MAIN_CLASS = "DebugtutorMain"
@@ -313,8 +315,8 @@ RUNTIME = """
 """
 
 
-def pick_method(code: str, method: str | None) -> CppMethod:
-    """The method to call: the one named ``method``, else the last one declared."""
+def pick_method(code: str, method: str | None, arguments: Mapping[str, Any] | None = None) -> CppMethod:
+    """The method to call: the one named ``method``, else the C++ harness's :func:`unnamed_entry` rule."""
     methods = solution_methods(code)
     if method:
         for found in methods:
@@ -323,13 +325,13 @@ def pick_method(code: str, method: str | None) -> CppMethod:
         raise InputError(f"cannot call {method}: class Solution has no method {method!r}", field="method")
     if not methods:
         raise InputError("cannot call the solution: no method found in class Solution", field="method")
-    return methods[-1]
+    return unnamed_entry(methods, arguments)
 
 
 def build_program(code: str, calls: list[dict[str, Any]], method: str | None, start: int = 0) -> str:
     """The whole Java source (public class :data:`MAIN_CLASS`) calling ``method`` once per call."""
     code = leetcode_library(code)
-    chosen = pick_method(code, method)
+    chosen = pick_method(code, method, calls[0]["args"] if calls else None)
     types, returns = checked_signature(chosen, parse_type)
     blocks = []
     for index, call in enumerate(calls, start=start):

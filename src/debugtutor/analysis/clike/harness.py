@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -184,11 +184,13 @@ def same_compile(first: VariantResult, second: VariantResult) -> bool:
     return first.compiled or {m.line for m in first.errors} == {m.line for m in second.errors}
 
 
-def signature_of(code: str, language: CompiledLanguage, method: str | None) -> Signature:
-    """The called method of ``code`` (as a :class:`~debugtutor.sandbox.LeetCodeRequest` would choose it);
-    InputError when its signature is one the harness cannot call."""
+def signature_of(
+    code: str, language: CompiledLanguage, method: str | None, arguments: Mapping[str, Any] | None = None
+) -> Signature:
+    """The called method of ``code`` for calls with ``arguments`` (as a :class:`~debugtutor.sandbox.LeetCodeRequest`
+    would choose it); InputError when its signature is one the harness cannot call."""
     builder = sandbox_cpp if language == "cpp" else sandbox_java
-    chosen = builder.pick_method(code, method)
+    chosen = builder.pick_method(code, method, arguments)
     types, returns = sandbox_cpp.checked_signature(chosen, builder.parse_type)
     return Signature(chosen.name, tuple(types), returns)
 
@@ -199,7 +201,7 @@ def call_plan(
     """How the harness calls ``code``: the judged method's signature, or for operation sequences the design plan;
     InputError when it cannot."""
     if not is_design(calls):
-        return signature_of(code, language, method)
+        return signature_of(code, language, method, calls[0].args if calls else None)
     try:
         return design_plan(code, language, [dict(call.args) for call in calls])
     except UnsupportedType as problem:
