@@ -115,14 +115,13 @@ def _sample_items(limit_repair: bool) -> list[EvalItem]:
     compiles and runs it and may search for its repair (seconds to minutes a program), and one program is enough to
     show what the views hide (the repair test below takes the Java item too)."""
     items = build_items(load_records(SAMPLE))
-    syntax_bugs = sorted(
-        (item.input["record"]["language"], item.input["record"]["question_id"])
+    compiled = max(
+        item.input["record"]["question_id"]
         for item in items
         if item.input["record"]["language"] == "cpp" and item.input["record"]["major_error_type"] == "syntax error"
     )
-    compiled = {syntax_bugs[-1][1]}
     record_of = [item.input["record"] for item in items]
-    items = [i for i, r in zip(items, record_of) if r["language"] == "python" or r["question_id"] in compiled]
+    items = [i for i, r in zip(items, record_of) if r["language"] == "python" or r["question_id"] == compiled]
     if limit_repair:
         items = [item for item in items if item.input["task"] != "code-repair"]
     return items

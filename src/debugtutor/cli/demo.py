@@ -21,6 +21,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from debugtutor.console import emit_json, log, progress, state, stdout
+from debugtutor.debugeval.prompts import LANGUAGE_NAMES
 from debugtutor.samples import sample_dir
 from debugtutor.sandbox import missing_toolchain
 
@@ -28,7 +29,6 @@ Headline = Callable[[dict[str, Any]], str]
 
 # DebugEval's built-in instances the demo runs, one step per language (each runs only where its compiler is installed)
 DEMO_LANGUAGES = ("python", "cpp")
-LANGUAGE_NAMES = {"python": "Python", "cpp": "C++", "java": "Java"}
 
 
 @dataclass(frozen=True)

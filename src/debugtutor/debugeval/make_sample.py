@@ -14,7 +14,6 @@ from pathlib import Path
 
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
 from debugtutor.analysis.examples import example_calls
-from debugtutor.analysis.leetcode import entry_method
 from debugtutor.analysis.mutation import Mutant, mutate
 from debugtutor.debugeval.build import BuildSettings, build_from_debugbench, write_build
 from debugtutor.debugeval.debugbench import DebugBenchItem, major_of
@@ -270,14 +269,10 @@ def sample_items(seed: int = 0) -> list[DebugBenchItem]:
             items.append(_item(slug, description, examples, oracle, mutant))
     for language, slug, description, examples, oracle in COMPILED_PROBLEMS:
         calls = example_calls(examples, oracle, language)
-        entry = entry_method(oracle, {name for call in calls[:1] for name in call.args}, language)
-        method = entry.name if entry is not None else None
         for category in ("syntax", "reference", "logic"):
-            for mutant in mutate(
-                oracle, calls, categories=[category], order=1, count=2, seed=seed, language=language, method=method
-            ):
+            for mutant in mutate(oracle, calls, categories=[category], order=1, count=2, seed=seed, language=language):
                 items.append(_item(slug, description, examples, oracle, mutant, language))
-        for mutant in mutate(oracle, calls, order=2, count=2, seed=seed, language=language, method=method):
+        for mutant in mutate(oracle, calls, order=2, count=2, seed=seed, language=language):
             items.append(_item(slug, description, examples, oracle, mutant, language))
     return items
 

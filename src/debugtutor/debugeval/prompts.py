@@ -97,7 +97,7 @@ Incorrect_Solution:
 {code}
 """
 
-_LANGUAGE_NAMES = {"python": "Python", "cpp": "C++", "java": "Java"}
+LANGUAGE_NAMES = {"python": "Python", "cpp": "C++", "java": "Java"}
 
 PromptStyle = Literal["ours", "paper"]
 PROMPT_STYLES: tuple[PromptStyle, ...] = ("ours", "paper")
@@ -129,7 +129,7 @@ def localization_prompt(view: TaskView, facts: str | None = None, style: PromptS
 
 def identification_prompt(view: TaskView, facts: str | None = None, style: PromptStyle = "ours") -> str:
     prompt = _IDENTIFICATION.format(
-        lang=_LANGUAGE_NAMES[view.language], task=view.question, code=view.code, facts=_facts_block(facts)
+        lang=LANGUAGE_NAMES[view.language], task=view.question, code=view.code, facts=_facts_block(facts)
     )
     if style == "paper":
         prompt = prompt[: prompt.rindex("Options: (A)")] + _IDENTIFICATION_PAPER_TAIL
@@ -139,7 +139,7 @@ def identification_prompt(view: TaskView, facts: str | None = None, style: Promp
 def review_prompt(view: TaskView, facts: str | None = None, style: PromptStyle = "ours") -> str:
     """Code-A and Code-B in the order the view shows them."""
     prompt = _REVIEW.format(
-        lang=_LANGUAGE_NAMES[view.language], task=view.question, code_a=view.code_a, code_b=view.code_b,
+        lang=LANGUAGE_NAMES[view.language], task=view.question, code_a=view.code_a, code_b=view.code_b,
         facts=_facts_block(facts),
     )  # fmt: skip
     if style == "paper":
@@ -149,7 +149,7 @@ def review_prompt(view: TaskView, facts: str | None = None, style: PromptStyle =
 
 def repair_prompt(view: TaskView, facts: str | None = None, style: PromptStyle = "ours") -> str:
     prompt = _REPAIR.format(
-        lang=_LANGUAGE_NAMES[view.language], task=view.question, code=view.code, facts=_facts_block(facts)
+        lang=LANGUAGE_NAMES[view.language], task=view.question, code=view.code, facts=_facts_block(facts)
     )
     if view.tests:
         shown = "\n".join([view.test_setup.strip(), *view.tests]).strip()

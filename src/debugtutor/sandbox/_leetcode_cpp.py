@@ -142,8 +142,14 @@ def parse_type(text: str) -> ValueType | None:
 
 
 def pick_method(code: str, method: str | None, arguments: Mapping[str, Any] | None = None) -> CppMethod:
-    """The method to call: the one named ``method``, else :func:`unnamed_entry` for the calls' ``arguments``."""
-    methods = solution_methods(code)
+    """The method to call: see :func:`choose_method`."""
+    return choose_method(solution_methods(code), method, arguments)
+
+
+def choose_method(methods: list[CppMethod], method: str | None, arguments: Mapping[str, Any] | None) -> CppMethod:
+    """The one named ``method``; with no name, of the methods whose parameters are the calls' argument names, else
+    of those taking as many parameters as there are arguments, the last declared; else the last declared (a helper
+    declared after the entry method must not be called with the entry's arguments). C++ and Java alike."""
     if method:
         for found in methods:
             if found.name == method:
@@ -151,13 +157,6 @@ def pick_method(code: str, method: str | None, arguments: Mapping[str, Any] | No
         raise InputError(f"cannot call {method}: class Solution has no method {method!r}", field="method")
     if not methods:
         raise InputError("cannot call the solution: no method found in class Solution", field="method")
-    return unnamed_entry(methods, arguments)
-
-
-def unnamed_entry(methods: list[CppMethod], arguments: Mapping[str, Any] | None) -> CppMethod:
-    """With no method named, the entry point: of the methods whose parameters are the arguments' names, else of
-    those taking as many parameters as there are arguments, the last declared; else the last declared (a helper
-    declared after the entry method must not be called with the entry's arguments)."""
     if arguments is not None:
         named = [m for m in methods if {name for _, name in m.parameters} == set(arguments)]
         sized = [m for m in methods if len(m.parameters) == len(arguments)]

@@ -14,16 +14,15 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from debugtutor.errors import InputError
 from debugtutor.sandbox._leetcode_cpp import (
     CppMethod,
     ValueType,
     argument_literals,
     call_values,
     checked_signature,
+    choose_method,
     code_only,
     split_top_level,
-    unnamed_entry,
 )
 
 MAIN_CLASS = "DebugtutorMain"
@@ -316,16 +315,8 @@ RUNTIME = """
 
 
 def pick_method(code: str, method: str | None, arguments: Mapping[str, Any] | None = None) -> CppMethod:
-    """The method to call: the one named ``method``, else the C++ harness's :func:`unnamed_entry` rule."""
-    methods = solution_methods(code)
-    if method:
-        for found in methods:
-            if found.name == method:
-                return found
-        raise InputError(f"cannot call {method}: class Solution has no method {method!r}", field="method")
-    if not methods:
-        raise InputError("cannot call the solution: no method found in class Solution", field="method")
-    return unnamed_entry(methods, arguments)
+    """The method to call, by the C++ harness's rule (:func:`~debugtutor.sandbox._leetcode_cpp.choose_method`)."""
+    return choose_method(solution_methods(code), method, arguments)
 
 
 def build_program(code: str, calls: list[dict[str, Any]], method: str | None, start: int = 0) -> str:
