@@ -171,19 +171,25 @@ def test_a_fix_on_none_of_the_options_sends_localization_to_edits_at_the_options
     monkeypatch.setattr(offline_compiled, "REPAIR_FIXES", 1)
     examples = ["Input: nums = [5]\nOutput: 5", "Input: nums = [7]\nOutput: 7"]
     question = "Add up the numbers.\n\n" + "\n\n".join(f"Example {i}:\n{e}" for i, e in enumerate(examples, 1))
-    program = asyncio.run(compiled_program(TOTAL_JAVA, examples, "java", 60.0))
-    assert program.repair is not None and {e.line for e in program.repair.edits} == {8}
     others = ["int n = nums.length;", "for (int i = 0; i < n; i++) {", "public int total(int[] nums) {"]
-    answers = []
-    for place in range(4):
-        options = [*others[:place], "sum += nums[i] - 1;", *others[place:]]
-        record = DebugEvalRecord(
-            question_id="t", language="java", buggy_code=TOTAL_JAVA, correct_code=TOTAL_JAVA.replace(" - 1", ""),
-            question_content=question, task1_options=render_options(options), task1_answer=f"({'ABCD'[place]})",
-        )  # fmt: skip
-        (item,) = build_items([record], tasks=["bug-localization"])
-        answers.append(asyncio.run(OfflineSolver(repair_seconds=8.0)(item)).output["responses"])
-    assert answers == [[f"<Answer>({letter})</Answer>"] for letter in "ABCD"]
+
+    async def answer_each_place() -> list[list[str]]:
+        # one solver in one loop: the program is compiled and searched once, and only the edits at the options are
+        # checked again for each order of the options
+        solver, answers = OfflineSolver(repair_seconds=8.0), []
+        program = await solver.compiled_cache.get(TOTAL_JAVA, examples, "java", solver.compiled_repair_seconds)
+        assert program.repair is not None and {e.line for e in program.repair.edits} == {8}
+        for place in range(4):
+            options = [*others[:place], "sum += nums[i] - 1;", *others[place:]]
+            record = DebugEvalRecord(
+                question_id="t", language="java", buggy_code=TOTAL_JAVA, correct_code=TOTAL_JAVA.replace(" - 1", ""),
+                question_content=question, task1_options=render_options(options), task1_answer=f"({'ABCD'[place]})",
+            )  # fmt: skip
+            (item,) = build_items([record], tasks=["bug-localization"])
+            answers.append((await solver(item)).output["responses"])
+        return answers
+
+    assert asyncio.run(answer_each_place()) == [[f"<Answer>({letter})</Answer>"] for letter in "ABCD"]
 
 
 def test_option_scores_count_an_edit_that_passes_every_example_like_a_repair() -> None:
