@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from debugtutor.analysis.clike.design import Signature, class_signatures
+from debugtutor.analysis.clike.design import Signature, class_signatures, unmatched_operations
 from debugtutor.analysis.clike.execution import collect_compiled_facts
 from debugtutor.analysis.clike.harness import Variant, call_plan, run_variants
 from debugtutor.analysis.clike.repair import arepair_compiled
@@ -109,6 +109,31 @@ def test_a_design_class_gets_execution_facts_and_a_verified_repair(language: str
     budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400)
     search = asyncio.run(arepair_compiled(buggy, calls, language=language, method="Ledger", budget=budget))  # type: ignore[arg-type]
     assert search.best is not None and "balance += amount" in search.best.source
+
+
+def test_an_operation_the_class_lacks_is_found_on_the_header_of_the_method_nobody_calls() -> None:
+    calls = design_calls(EXAMPLES)
+    renamed = CPP.replace("void deposit(int amount)", "void add(int amount)")
+    (finding,) = unmatched_operations(renamed, calls)
+    assert (finding.line, finding.symbol, finding.code) == (8, "deposit", "unmatched-operation")
+    # a method of the called name that lost a parameter: its own header
+    (finding,) = unmatched_operations(CPP.replace("history(int last)", "history()"), calls)
+    assert (finding.line, finding.symbol) == (15, "history")
+    assert unmatched_operations(CPP, calls) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language,code", [("cpp", CPP), ("java", JAVA)])
+def test_a_renamed_method_of_a_design_class_is_named_as_the_examples_call_it(language: str, code: str) -> None:
+    calls = design_calls(EXAMPLES)
+    renamed = code.replace("void deposit(int amount)", "void add(int amount)")
+    facts = collect_compiled_facts(renamed, calls, language, method="Ledger")  # type: ignore[arg-type]
+    # it compiles, and nothing can run: the finding is the one fact there is
+    assert facts.compiled and facts.harness_error and not facts.facts.tests
+    assert [(d.line, d.symbol) for d in facts.diagnostics if d.code == "unmatched-operation"] == [(8, "deposit")]
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=100)
+    search = asyncio.run(arepair_compiled(renamed, calls, language=language, method="Ledger", budget=budget))  # type: ignore[arg-type]
+    assert search.best is not None and search.best.source == code
 
 
 @pytest.mark.slow

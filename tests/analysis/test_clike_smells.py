@@ -152,13 +152,28 @@ public:
             "        for (int i = 0; i <= n; i++) seen[i] = dp[i];\n        return dp[n];\n    }\n};\n",
             ["line 7: '<=' -> '<'"],
         ),
+        (
+            # made with another container's size, second of two declarators, the bound that size or a name for it
+            "cpp",
+            "class Solution {\npublic:\n    int f(vector<int>& ed) {\n        int n = ed.size();\n"
+            "        vector<int> vis(ed.size(), 0), seen(ed.size(), 0);\n        int kept = 0;\n"
+            "        for (int i = 0; i <= ed.size(); i++) if (!seen[i]) kept++;\n"
+            "        for (int i = 0; i <= n; i++) vis[i] = 1;\n"
+            "        for (int i = 0; i <= n; i++) if (i < ed.size()) kept += vis[i];\n"
+            "        return kept;\n    }\n};\n",
+            ["line 7: '<=' -> '<'", "line 8: '<=' -> '<'"],
+        ),
     ],
 )
 def test_a_loop_up_to_an_arrays_made_size_that_reads_it_at_its_counter_stops_one_earlier(
     language: str, code: str, expected: list[str]
 ) -> None:
-    # dp has n + 1 elements, so dp[n] is its last one: only the loop over seen (n elements) runs past the end
+    # dp has n + 1 elements, so dp[n] is its last one: only the loop over seen (n elements) runs past the end; a
+    # loop that guards its read (``if (i < ed.size())``) is one turn too long on purpose
     assert [edit.description for edit in smell_mends(code, language)] == expected  # type: ignore[arg-type]
+    # the static findings name the same loops, for localization
+    found = [d.line for d in pattern_diagnostics(code, language) if d.code == "loop-past-end"]  # type: ignore[arg-type]
+    assert found == [int(text.split(":")[0].removeprefix("line ")) for text in expected]
 
 
 def test_a_loop_up_to_a_rows_length_reads_the_row_at_its_counter() -> None:
@@ -195,6 +210,33 @@ public:
 """
     # k is changed after it took the size, so it no longer says where the container ends
     assert [edit.description for edit in smell_mends(code, "cpp")] == ["line 7: '<=' -> '<'", "line 8: '<=' -> '<'"]
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_cursor_that_starts_at_the_size_and_reads_there_before_it_moves_starts_on_the_last_element(
+    language: str,
+) -> None:
+    size = "word.size()" if language == "cpp" else "word.length()"
+    read = "word[{0}]" if language == "cpp" else "word.charAt({0})"
+    code = (
+        "class Solution {\npublic:\n    bool mirrored(string word) {\n"
+        f"        int l = 0, r = {size};\n        int n = {size};\n        int back = {size};\n"
+        f"        while (l < r) {{\n            if ({read.format('l')} != {read.format('r')}) return false;\n"
+        "            l++;\n            r--;\n        }\n"
+        f"        while (back > 0) {{\n            back--;\n"
+        f"            if ({read.format('back')} == 'x') return false;\n"
+        f"        }}\n        return n == 0 || {read.format('n - 1')} != 'x';\n    }}\n}};\n"
+    )
+    if language == "java":
+        code = code.replace("public:\n    bool", "    public boolean").replace("string word", "String word")
+        code = code.replace("};", "}")
+    # r is read at the size before it moves; back moves first; n never moves (a bound, read at n - 1)
+    line = next(number for number, text in enumerate(code.splitlines(), 1) if "r = " in text)
+    mends = [edit for edit in smell_mends(code, language) if edit.operator == "mend_cursor_past_end"]  # type: ignore[arg-type]
+    assert [edit.description for edit in mends] == [f"line {line}: r = {size} -> {size} - 1"]
+    assert f"r = {size} - 1;" in mends[0].source and mends[0].bug_type == "faulty indexing"
+    found = [d.line for d in pattern_diagnostics(code, language) if d.code == "cursor-past-end"]  # type: ignore[arg-type]
+    assert found == [line]
 
 
 def test_an_index_that_names_the_containers_size_is_one_past_the_end() -> None:

@@ -1453,3 +1453,26 @@ def test_a_round_picks_mending_edits_that_clear_every_site_a_deletion_clears() -
     assert _cover([(deletion, {10, 11}), (keyword, {10}), (braces, {11})]) == [keyword, braces]
     # where only the deletion clears a site, it is still picked
     assert _cover([(deletion, {10, 11}), (keyword, {10})]) == [deletion]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_line_with_a_quote_before_a_name_and_a_bracket_left_open_is_mended_in_two_rounds(language: str) -> None:
+    """``if (v > limit return "v;``: dropping the quote leaves the ``if``'s bracket open on the same line (the
+    program does not balance, so it is not compiled), and the next round closes the bracket where the compiler asks
+    for it; deleting the line, which alone makes the program compile, loses the return."""
+    first_above = (
+        "class Solution {\npublic:\n    int firstAbove(vector<int>& values, int limit) {\n"
+        "        for (int v : values) {\n            if (v > limit) return v;\n        }\n"
+        "        return -1;\n    }\n};\n"
+    )
+    if language == "java":
+        first_above = first_above.replace("public:\n    int", "    public int").replace(
+            "vector<int>& values", "int[] values").replace("};", "}")  # fmt: skip
+    broken = first_above.replace("if (v > limit) return v;", 'if (v > limit return "v;')
+    calls = [
+        LeetCodeCall(args={"values": [1, 5, 9], "limit": 4}, expected=5),
+        LeetCodeCall(args={"values": [3, 3], "limit": 4}, expected=-1),
+    ]
+    search = _repaired(broken, calls, language, "firstAbove")
+    assert search.best is not None and search.best.source == first_above

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from debugtutor.sandbox import ExecOutcome, Language, Limits, ProgramRequest, run
+from debugtutor.analysis.static import Diagnostic
+from debugtutor.sandbox import ExecOutcome, Language, LeetCodeCall, Limits, ProgramRequest, run
 from debugtutor.sandbox._leetcode_cpp import REPORT, split_top_level
 from debugtutor.sandbox._leetcode_java import leetcode_library
 
@@ -83,6 +85,53 @@ def class_signatures(code: str, class_name: str) -> dict[str, Signature]:
         # no constructor written (``new Trie()`` in a method is a call, not one): the one the language supplies
         found[class_name] = Signature((), "void")
     return found
+
+
+def _method_lines(code: str, class_name: str) -> dict[str, int]:
+    """The line where each method (and constructor) of ``class_name`` is declared, the first declaration of a
+    name."""
+    start = re.search(rf"\b(?:class|struct)\s+{re.escape(class_name)}\b[^{{;]*\{{", code)
+    if start is None:
+        return {}
+    lines: dict[str, int] = {}
+    for match in _DECLARATION.finditer(code, start.end()):
+        if match.group(2) not in {"if", "for", "while", "switch", "catch", "return"}:
+            lines.setdefault(match.group(2), code.count("\n", 0, match.start(2)) + 1)
+    return lines
+
+
+def unmatched_operations(code: str, calls: Sequence[LeetCodeCall]) -> list[Diagnostic]:
+    """Findings for the operations a design problem's examples call that its class declares with no matching
+    parameter count: on the header of each method the examples never call that takes as many parameters (a method
+    renamed, ``add`` where the examples call ``push``), else on the header of the method of that name (its
+    parameters changed). None for calls that are not operation sequences."""
+    sequences = [call.args for call in calls if set(call.args) == {"operations", "arguments"}]
+    if not sequences or not sequences[0]["operations"]:
+        return []
+    class_name = sequences[0]["operations"][0]
+    signatures, lines = class_signatures(code, class_name), _method_lines(code, class_name)
+    called = {name for sequence in sequences for name in sequence["operations"]}
+    found: dict[tuple[int, str], Diagnostic] = {}
+    for sequence in sequences:
+        for name, arguments in list(zip(sequence["operations"], sequence["arguments"]))[1:]:
+            declared = signatures.get(name)
+            if declared is not None and len(declared.parameters) == len(arguments):
+                continue
+            if declared is None:
+                headers = [
+                    lines[other] for other, signature in signatures.items()
+                    if other not in called and other in lines and len(signature.parameters) == len(arguments)
+                ]  # fmt: skip
+                message = f"the examples call {name} with {len(arguments)} argument(s); the class declares no {name}"
+            else:
+                headers = [lines[name]] if name in lines else []
+                message = f"the examples call {name} with {len(arguments)} argument(s); it takes a different number"
+            for line in headers:
+                found.setdefault((line, name), Diagnostic(
+                    category="reference", line=line, column=0, message=message, code="unmatched-operation",
+                    symbol=name, bug_type="undefined methods",
+                ))  # fmt: skip
+    return list(found.values())
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -31,7 +31,9 @@ from debugtutor.analysis.clike.harness import CompilerMessage, Variant, arun_var
 from debugtutor.analysis.clike.smells import (
     SIZE_EXPRESSION,
     bounds_set_to_the_middle,
+    cursors_past_end,
     index_past_end,
+    loop_past_end,
     own_membership_tests,
 )
 from debugtutor.analysis.clike.syntax_tree import (
@@ -701,12 +703,22 @@ def _updated_names(tree: SyntaxTree, update: object) -> set[str]:
 
 
 def _index_diagnostics(tree: SyntaxTree) -> Iterable[Diagnostic]:
-    """``v[v.size()]`` / ``a[a.length]``: an index one past the last element."""
+    """``v[v.size()]`` / ``a[a.length]``: an index one past the last element; a loop whose last turn reads there
+    (:func:`~debugtutor.analysis.clike.smells.loop_past_end`), a cursor that starts there
+    (:func:`~debugtutor.analysis.clike.smells.cursors_past_end`)."""
     for node in tree.named("subscript_expression", "array_access"):
         if index_past_end(tree, node) is not None:
             text = tree.text(node).replace(" ", "")
             yield _diagnostic(line_of(node), "index-past-end", f"{text} is one past the last element",
                               "faulty indexing", "suspicious-logic")  # fmt: skip
+    for loop in tree.named("for_statement"):
+        inclusive = loop_past_end(tree, loop)
+        if inclusive is not None:
+            yield _diagnostic(line_of(inclusive), "loop-past-end", "the loop runs up to and including the size of "
+                              "what it reads at its counter", "faulty indexing", "suspicious-logic")  # fmt: skip
+    for value, name in cursors_past_end(tree):
+        yield _diagnostic(line_of(value), "cursor-past-end", f"{name} starts at {tree.text(value)} and is read there "
+                          "before it moves", "faulty indexing", "suspicious-logic")  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------------------------

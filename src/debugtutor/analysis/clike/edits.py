@@ -215,6 +215,10 @@ def _bare_target(code: Sequence[Token], at: int) -> str | None:
     return "".join(token.text for token in before)
 
 
+# Words that begin a statement and never stand inside an expression.
+_STATEMENT_KEYWORDS = frozenset({"return", "break", "continue", "throw"})
+
+
 def bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
     """Close a bracket the line leaves open (at the places a closer can go), or drop one it never opened.
 
@@ -242,6 +246,9 @@ def bracket_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
                 for index, token in enumerate(code):
                     following = code[index + 1] if index + 1 < len(code) else None
                     if following is not None and following.text in ("{", ";", "&&", "||", ")", "?", ",", "]"):
+                        spots.append(token.end)
+                    elif following is not None and following.text in _STATEMENT_KEYWORDS and index > 0:
+                        # ``if (v > limit return v;``: a header's condition ends where a statement begins
                         spots.append(token.end)
                 spots.append(code_end(source, line, code))
                 if code and code[-1].text in (";", "{"):

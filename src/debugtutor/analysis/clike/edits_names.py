@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from debugtutor.analysis.clike.context import P_HIGH, P_LOW, P_MID, Candidate, EditContext
+from debugtutor.analysis.clike.context import P_FIRST, P_HIGH, P_LOW, P_MID, Candidate, EditContext, line_bounds
 from debugtutor.analysis.clike.diagnostics import quoted_names
 from debugtutor.analysis.clike.syntax_tree import (
     CLASS_TYPES,
@@ -119,6 +119,25 @@ def name_repairs(ctx: EditContext) -> Iterator[Candidate]:
     yield from unknown_function_value_repairs(ctx, functions)
     yield from self_call_repairs(ctx)
     yield from container_type_repairs(ctx)
+    yield from operation_name_repairs(ctx)
+
+
+_HEADER_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+
+
+def operation_name_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """A design class's method renamed to the operation the examples call that the class lacks (``void add(int x)``
+    where they call ``push``): the header the finding is on gets the called name."""
+    for diagnostic in ctx.diagnostics:
+        if diagnostic.code != "unmatched-operation" or not diagnostic.symbol or not ctx.wanted(diagnostic.line):
+            continue
+        start, end = line_bounds(ctx.source, diagnostic.line)
+        header = _HEADER_NAME.search(ctx.source, start, end)
+        if header is None or header.group(1) == diagnostic.symbol:
+            continue
+        yield ctx.replace_span(P_FIRST, "rename_method", "reference", diagnostic.line, header.start(1), header.end(1),
+                               diagnostic.symbol, f"'{header.group(1)}' -> '{diagnostic.symbol}', the operation the "
+                               "examples call", "undefined methods")  # fmt: skip
 
 
 # The standard sequence and set containers, the one LeetCode's signatures use first.

@@ -14,6 +14,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from debugtutor.analysis.clike.design import unmatched_operations
 from debugtutor.analysis.clike.diagnostics import compiler_diagnostics, merge, pattern_diagnostics
 from debugtutor.analysis.clike.harness import CallOutcome, Variant, VariantResult, arun_variants
 from debugtutor.analysis.clike.syntax_tree import CompiledLanguage
@@ -82,6 +83,9 @@ async def acollect_compiled_facts(
     plain: VariantResult = batch.variants[0] if batch.variants else VariantResult(compiled=False)
     probed: VariantResult = batch.variants[1] if len(batch.variants) > 1 else VariantResult(compiled=False)
     diagnostics = merge([*compiler_diagnostics(plain.messages, code, language), *pattern_diagnostics(code, language)])
+    if plain.compiled and plain.harness_error:
+        # (a design class the examples' operations cannot be called on: the compiler is silent, the harness is not)
+        diagnostics = merge([*diagnostics, *unmatched_operations(code, calls)])
     used = probed if probed.compiled and probed.calls else plain
     sources = [describe_call(method, call) for call in calls]
     tests = [_test_run(outcome, sources[outcome.index]) for outcome in used.calls]

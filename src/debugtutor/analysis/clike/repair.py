@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from debugtutor.analysis.clike.design import UnsupportedType, run_compiled_design
+from debugtutor.analysis.clike.design import UnsupportedType, run_compiled_design, unmatched_operations
 from debugtutor.analysis.clike.diagnostics import compiler_diagnostics, pattern_diagnostics, quoted_declarations
 from debugtutor.analysis.clike.edits import blocks_compilation, candidate_edits
 from debugtutor.analysis.clike.edits_structure import BRACELESS_HEADER
@@ -161,6 +161,8 @@ class CompiledVerifier:
         problem = self._signature_problem(source)
         if problem is None:
             return []
+        if is_design(self.calls):
+            return unmatched_operations(source, self.calls)
         hidden = self._commented_method_line(source) if "has no method" in problem.message else None
         if hidden is not None:
             # the judged method lies in a comment (a planted "illegal comment" wrapping it whole): the comment is
@@ -421,7 +423,8 @@ def _balanced_but_elsewhere(edit: Edit, errors: list[int], site: int, first: int
     strings left open on two lines: each edit closes one, and the rounds merge them), or unbalanced only further down
     when it gives a broken comment's code back to the compiler or mends the program's first imbalance (``first``, its
     line) at this site: the code further down has a broken delimiter of its own, which neither the compiler nor the
-    imbalance check could name before (each stops at the first), and the next round mends it."""
+    imbalance check could name before (each stops at the first), and the next round mends it; or unbalanced only by
+    a bracket opened on this line when the program's first imbalance was here too."""
     if normal_form(edit.source) is not None:
         return True
     left = imbalance(edit.source)
@@ -438,6 +441,11 @@ def _balanced_but_elsewhere(edit: Edit, errors: list[int], site: int, first: int
     # bracket that never closes is what a compiler reports where the file ends
     places = {left[0]}
     opened = re.search(r"opened on line (\d+)", left[1])
+    if opened is not None and first == site == int(opened.group(1)):
+        # the program's first imbalance was on this line and the edit leaves only a bracket that this same line
+        # opened: one of two mistakes on the line mended (``if (ok(s) return "s;`` without its quote), and the
+        # next round closes the bracket where the compiler then asks for it
+        return True
     if opened is not None:
         if int(opened.group(1)) in set(errors) - {site}:
             return True  # (two calls a line apart each left unclosed: this edit closes one, the other is the other's)

@@ -3,7 +3,9 @@
 An assignment whose value a condition tests (``if (s[i] = '1')``, ``a < b && (c = b)``), a comparison used as a
 statement (``x == 0;``), an index one past the last element (``v[v.size()]``) a C++ character literal of several
 characters (``s += '22'``, a string meant), a character of a string compared with a bare digit (``s[i] == 1``, ``'1'``
-meant), a loop up to and including a container's size that reads the container at its counter, a Java local declared
+meant), a loop up to and including a container's size that reads the container (or one made with that size) at its
+counter, a cursor set to a container's size that reads it there before it moves (``int r = s.size(); ... s[r]``,
+then ``r--``), a Java local declared
 ``null`` whose next use calls a method on it (``Deque<Integer> stack = null; stack.push(-1);``), a number commented out
 right after an operand (``(100 - discount)/*100d*/``, a division whose ``/`` began the comment), a for-each loop that
 asks the container it walks whether it holds the element (``for (Character c : ts) if (!ts.contains(c))``, always true;
@@ -117,7 +119,7 @@ def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
             mend("mend_multichar_literal", "syntax", node, f"{text} -> {string}", tree.replace(node, string),
                  "unclosed string")  # fmt: skip
     for node in tree.named("for_statement"):
-        inclusive = _loop_past_end(tree, node)
+        inclusive = loop_past_end(tree, node)
         if inclusive is not None:
             # DebugBench files a loop that reads one past the end under faulty indexing far more often than under
             # condition error (24 to 5 of the development half's single bugs where this smell fires)
@@ -135,7 +137,12 @@ def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
 
 
 def _literal_and_name_mends(tree: SyntaxTree) -> Iterator[tuple[str, EditCategory, Node, str, str, str]]:
-    """The mends of a digit compared with a character, a division commented out and a loop's own membership test."""
+    """The mends of a digit compared with a character, a division commented out, a loop's own membership test and a
+    cursor that starts one past the end."""
+    for value, name in cursors_past_end(tree):
+        mended = f"{tree.text(value)} - 1"
+        yield ("mend_cursor_past_end", "logic", value, f"{name} = {tree.text(value)} -> {mended}",
+               tree.replace(value, mended), "faulty indexing")  # fmt: skip
     for node in _digit_compared_characters(tree):
         text = tree.text(node)
         yield ("mend_digit_character", "syntax", node, f"{text} -> '{text}'", tree.replace(node, f"'{text}'"),
@@ -357,7 +364,7 @@ def _idle_update(tree: SyntaxTree, loop: Node) -> list[tuple[Node, str]]:
     return [] if step is None else [(update, name + step)]
 
 
-def _loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
+def loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
     """The ``<=`` of ``for (...; i <= v.size(); ...)`` whose body reads ``v[i]`` (``v.charAt(i)``, ``v.get(i)``),
     or of ``for (...; i <= n; ...)`` over an array made with ``n`` elements: the last turn reads one past the end."""
     condition = loop.child_by_field_name("condition")
@@ -368,16 +375,21 @@ def _loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
     left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
     if operator is None or operator.type != "<=" or left is None or right is None or left.type != "identifier":
         return None
-    bound = tree.text(right).replace(" ", "")
+    written = tree.text(right).replace(" ", "")
     # a name that holds a size and is never changed stands for it (``int n = nums.size();``)
-    bound = _named_sizes(tree.source).get(bound, bound)
+    named = _named_sizes(tree.source)
+    bound = named.get(written, written)
     # a row's length (``grid[0].size()``) bounds the index after as many subscripts as it took
     size = SIZE_EXPRESSION.fullmatch(bound)
     depth = size.group(2).count("[") if size else 0
-    # or an array made with exactly that many elements (``new boolean[n]``, ``vector<int> dp(n)``)
-    bases = [size.group(1)] if size else [name for name, made in _allocated_sizes(tree.source).items() if made == bound]
+    # or an array made with exactly that many elements (``new boolean[n]``, ``vector<int> dp(n)``, ``vector<int>
+    # seen(nums.size())``), the size written as the loop writes it or by a name that holds it
+    bases = [size.group(1)] if size else []
+    if depth == 0:
+        bases += [name for name, made in _allocated_sizes(tree.source).items() if named.get(made, made) == bound]
     index = re.escape(tree.text(left))
-    if re.search(rf"\b{index}\s*(?:<|!=)\s*{re.escape(bound)}", tree.text(body).replace(" ", "")):
+    guards = "|".join(re.escape(text) for text in {written, bound})
+    if re.search(rf"\b{index}\s*(?:<|!=)\s*(?:{guards})", tree.text(body).replace(" ", "")):
         return None  # the body guards its reads against the last turn
     before = r"\s*\[[^\[\]]*\]" * depth
     for base in bases:
@@ -385,6 +397,37 @@ def _loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
         if re.search(reads, tree.text(body)):
             return operator
     return None
+
+
+def cursors_past_end(tree: SyntaxTree) -> list[tuple[Node, str]]:
+    """(the value, the name) of each variable declared as a container's size that the code later moves (``int r =
+    word.size();`` ... ``r--``) and that reads the container at it before anything moves it or compares it with the
+    size: its first read is one past the last element, and the cursor was meant to start on the last one. (A name
+    that is never moved is a bound, and its reads are :func:`index_past_end`'s.)"""
+    found: list[tuple[Node, str]] = []
+    for declarator in tree.named("init_declarator", "variable_declarator"):
+        name_node = declarator.child_by_field_name("declarator") or declarator.child_by_field_name("name")
+        value = declarator.child_by_field_name("value")
+        if name_node is None or value is None or name_node.type != "identifier":
+            continue
+        size = SIZE_EXPRESSION.fullmatch(re.sub(r"^\(\s*int\s*\)|\s", "", tree.text(value)))
+        if size is None or size.group(2):
+            continue
+        name, base = tree.text(name_node), re.escape(size.group(1))
+        if len(_writes(name, tree.source)) < 2:
+            continue
+        after = tree.source[declarator.end_byte :]
+        read = re.search(rf"\b{base}\s*(?:\[\s*{name}\s*\]|\.(?:charAt|get)\(\s*{name}\s*\))", after)
+        if read is None:
+            continue
+        before = after[: read.start()]
+        moved = _writes(name, before)
+        guarded = re.search(
+            rf"\b{name}\s*(?:<|!=|>=)\s*{base}\b|\b{base}\s*\.\s*\w+\s*\(?\s*\)?\s*(?:>|!=|<=)\s*{name}\b", before
+        )
+        if not moved and guarded is None:
+            found.append((value, name))
+    return found
 
 
 @functools.lru_cache(maxsize=32)  # asked once per subscript and loop of the same program
@@ -408,11 +451,15 @@ def _writes(name: str, source: str) -> list[str]:
     return re.findall(f"{assigned}|{stepped}", source)
 
 
+# (a size may call a method without arguments: ``nums.size()``, ``s.length()``)
+_SIZE_TEXT = r"((?:[^,()]|\(\s*\))+)"
 _ALLOCATIONS = (
     re.compile(r"\b(\w+)\s*=\s*new\s+[\w.]+\s*\[([^\[\]]+)\]"),  # Java: a = new int[n]
-    re.compile(r"\bvector\s*<[^;()]*>\s*(\w+)\s*\(([^,()]+)[,)]"),  # C++: vector<int> a(n) / a(n, 0)
-    re.compile(r"\b(\w+)\s*=\s*vector\s*<[^;()]*>\s*\(([^,()]+)[,)]"),  # C++: a = vector<int>(n)
+    re.compile(rf"\b(\w+)\s*=\s*vector\s*<[^;()]*>\s*\({_SIZE_TEXT}[,)]"),  # C++: a = vector<int>(n)
 )
+# C++: ``vector<int> a(n), b(n, 0);``, every declarator of the declaration
+_VECTOR_DECLARATION = re.compile(r"\bvector\s*<[^;()]*>\s*(\w+\s*\([^;]*);")
+_VECTOR_DECLARATOR = re.compile(rf"(?:^|\)\s*,)\s*(\w+)\s*\({_SIZE_TEXT}[,)]")
 
 
 @functools.lru_cache(maxsize=32)
@@ -422,6 +469,9 @@ def _allocated_sizes(source: str) -> dict[str, str]:
     sizes: dict[str, set[str]] = {}
     for pattern in _ALLOCATIONS:
         for found in pattern.finditer(source):
+            sizes.setdefault(found.group(1), set()).add(found.group(2).replace(" ", ""))
+    for declaration in _VECTOR_DECLARATION.finditer(source):
+        for found in _VECTOR_DECLARATOR.finditer(declaration.group(1)):
             sizes.setdefault(found.group(1), set()).add(found.group(2).replace(" ", ""))
     return {name: next(iter(made)) for name, made in sizes.items() if len(made) == 1}
 
