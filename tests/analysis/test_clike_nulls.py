@@ -251,6 +251,21 @@ public:
     ]  # fmt: skip
 
 
+def test_a_grid_made_null_gets_the_shape_of_a_grid_parameter_as_it_is_and_turned() -> None:
+    java = """class Solution {
+    public int[][] turned(int[][] grid) {
+        int[][] out = null;
+        for (int i = 0; i < grid.length; i++)
+            for (int j = 0; j < grid[0].length; j++) out[j][i] = grid[i][j];
+        return out;
+    }
+}
+"""
+    made = _descriptions(java, {3})
+    assert "null -> new int[grid.length][grid[0].length]" in made
+    assert "null -> new int[grid[0].length][grid.length]" in made
+
+
 def test_an_array_made_null_or_never_sized_gets_the_bound_its_counter_is_kept_below_first() -> None:
     java = """class Solution {
     public int bars(int[] costs, int coins) {

@@ -115,7 +115,12 @@ def _new_objects(ctx: EditContext, declaration: Node, type_text: str, name: str)
         element = type_text[: type_text.index("[")].strip()
         dimensions = type_text.count("[")
         sizes = _sizes(ctx, declaration, name)
-        for chosen in ([size] * dimensions for size in sizes):
+        shapes = [[size] * dimensions for size in sizes]
+        if dimensions == 2:
+            # a grid made from a grid parameter's shape, as it is or turned (``new int[m[0].length][m.length]``)
+            shapes += [list(shape) for grid in _grid_parameters(ctx, declaration) for shape in
+                       ((f"{grid}.length", f"{grid}[0].length"), (f"{grid}[0].length", f"{grid}.length"))]  # fmt: skip
+        for chosen in shapes:
             yield P_MID, f"new {element}" + "".join(f"[{size}]" for size in chosen)
         return
     base = type_text.split("<", 1)[0].strip()
@@ -157,6 +162,18 @@ def _sizes(ctx: EditContext, declaration: Node, name: str) -> list[str]:
             elif type_text == "String":
                 sizes.append(f"{name_text}.length()")
     return list(dict.fromkeys(sizes))[:MAX_SIZES]
+
+
+def _grid_parameters(ctx: EditContext, declaration: Node) -> list[str]:
+    """The two-dimensional array parameters of the method around ``declaration``."""
+    method = enclosing(declaration, frozenset({"method_declaration", "constructor_declaration"}))
+    parameters = method.child_by_field_name("parameters") if method is not None else None
+    grids = []
+    for parameter in parameters.named_children if parameters is not None else []:
+        kind, named = parameter.child_by_field_name("type"), parameter.child_by_field_name("name")
+        if kind is not None and named is not None and ctx.tree.text(kind).replace(" ", "").endswith("[][]"):
+            grids.append(ctx.tree.text(named))
+    return grids
 
 
 def null_argument_edits(ctx: EditContext) -> Iterator[Candidate]:
