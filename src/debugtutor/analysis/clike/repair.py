@@ -161,8 +161,9 @@ class CompiledVerifier:
         problem = self._signature_problem(source)
         if problem is None:
             return []
-        if is_design(self.calls):
-            return unmatched_operations(source, self.calls)
+        unmatched = unmatched_operations(source, self.calls) if is_design(self.calls) else []
+        if unmatched:
+            return unmatched  # (an operation the class lacks: the method renamed or its parameters changed)
         hidden = self._commented_method_line(source) if "has no method" in problem.message else None
         if hidden is not None:
             # the judged method lies in a comment (a planted "illegal comment" wrapping it whole): the comment is
