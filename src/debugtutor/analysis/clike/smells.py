@@ -4,16 +4,16 @@ An assignment whose value a condition tests (``if (s[i] = '1')``, ``a < b && (c 
 statement (``x == 0;``), an index one past the last element (``v[v.size()]``) a C++ character literal of several
 characters (``s += '22'``, a string meant), a character of a string compared with a bare digit (``s[i] == 1``, ``'1'``
 meant), a loop up to and including a container's size that reads the container (or one made with that size) at its
-counter, a cursor set to a container's size that reads it there before it moves (``int r = s.size(); ... s[r]``,
-then ``r--``), a Java local declared
-``null`` whose next use calls a method on it (``Deque<Integer> stack = null; stack.push(-1);``), a number commented out
-right after an operand (``(100 - discount)/*100d*/``, a division whose ``/`` began the comment), a for-each loop that
-asks the container it walks whether it holds the element (``for (Character c : ts) if (!ts.contains(c))``, always true;
-the function's one other variable of that type meant) and a binary search's bound set to the middle in a loop that runs
-while ``lo <= hi`` (``hi = mid;``: once ``lo == hi`` nothing moves) all compile, and the stated examples often do not
-show them (a C++ read one past the end returns whatever lies there). Programs with several planted bugs carry them
-beside the bug the examples do show, so the compiled repair search mends them all at once before it searches
-(:func:`debugtutor.analysis.clike.repair.arepair_compiled`), keeping the mends only when the examples do not get worse.
+counter, a cursor set to a container's size that reads it there before it moves (``int r = s.size(); ... s[r]``, then
+``r--``), a Java local declared ``null`` whose next use calls a method on it (``Deque<Integer> stack = null;
+stack.push(-1);``), a number commented out right after an operand (``(100 - discount)/*100d*/``, a division whose ``/``
+began the comment), a for-each loop that asks the container it walks whether it holds the element (``for (Character c :
+ts) if (!ts.contains(c))``, always true; the function's one other variable of that type meant) and a binary search's
+bound set to the middle in a loop that runs while ``lo <= hi`` (``hi = mid;``: once ``lo == hi`` nothing moves) all
+compile, and the stated examples often do not show them (a C++ read one past the end returns whatever lies there).
+Programs with several planted bugs carry them beside the bug the examples do show, so the compiled repair search mends
+them all at once before it searches (:func:`debugtutor.analysis.clike.repair.arepair_compiled`), keeping the mends only
+when the examples do not get worse.
 The pattern findings of :mod:`debugtutor.analysis.clike.diagnostics` report the same shapes.
 """
 
