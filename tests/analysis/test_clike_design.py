@@ -7,11 +7,11 @@ import asyncio
 import pytest
 
 from debugtutor.analysis.clike.design import Signature, class_signatures, unmatched_operations
-from debugtutor.analysis.clike.execution import collect_compiled_facts
+from debugtutor.analysis.clike.execution import CompiledFacts, collect_compiled_facts
 from debugtutor.analysis.clike.harness import Variant, call_plan, run_variants
 from debugtutor.analysis.clike.repair import arepair_compiled
 from debugtutor.analysis.examples import design_calls, stated_calls
-from debugtutor.analysis.repair import RepairBudget
+from debugtutor.analysis.repair import RepairBudget, RepairSearch
 from debugtutor.errors import InputError
 from debugtutor.sandbox import Status
 
@@ -101,14 +101,19 @@ def test_variants_of_a_design_class_run_the_sequences(language: str, code: str) 
 @pytest.mark.slow
 @pytest.mark.parametrize("language,code", [("cpp", CPP), ("java", JAVA)])
 def test_a_design_class_gets_execution_facts_and_a_verified_repair(language: str, code: str) -> None:
-    calls = design_calls(EXAMPLES)
-    buggy = code.replace("balance += amount", "balance -= amount")
-    facts = collect_compiled_facts(buggy, calls, language, method="Ledger")  # type: ignore[arg-type]
+    facts, search = _facts_and_repair(code.replace("balance += amount", "balance -= amount"), language, 400)
     assert facts.compiled and [t.status for t in facts.facts.tests] == [Status.failed, Status.failed]
     assert "deposit(5)" in facts.facts.tests[0].source
-    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=400)
-    search = asyncio.run(arepair_compiled(buggy, calls, language=language, method="Ledger", budget=budget))  # type: ignore[arg-type]
     assert search.best is not None and "balance += amount" in search.best.source
+
+
+def _facts_and_repair(buggy: str, language: str, candidates: int) -> tuple[CompiledFacts, RepairSearch]:
+    """The Ledger examples' facts about ``buggy`` and the repair search's result."""
+    calls = design_calls(EXAMPLES)
+    facts = collect_compiled_facts(buggy, calls, language, method="Ledger")  # type: ignore[arg-type]
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=candidates)
+    search = asyncio.run(arepair_compiled(buggy, calls, language=language, method="Ledger", budget=budget))  # type: ignore[arg-type]
+    return facts, search
 
 
 def test_an_operation_the_class_lacks_is_found_on_the_header_of_the_method_nobody_calls() -> None:
@@ -125,14 +130,10 @@ def test_an_operation_the_class_lacks_is_found_on_the_header_of_the_method_nobod
 @pytest.mark.slow
 @pytest.mark.parametrize("language,code", [("cpp", CPP), ("java", JAVA)])
 def test_a_renamed_method_of_a_design_class_is_named_as_the_examples_call_it(language: str, code: str) -> None:
-    calls = design_calls(EXAMPLES)
-    renamed = code.replace("void deposit(int amount)", "void add(int amount)")
-    facts = collect_compiled_facts(renamed, calls, language, method="Ledger")  # type: ignore[arg-type]
+    facts, search = _facts_and_repair(code.replace("void deposit(int amount)", "void add(int amount)"), language, 100)
     # it compiles, and nothing can run: the finding is the one fact there is
     assert facts.compiled and facts.harness_error and not facts.facts.tests
     assert [(d.line, d.symbol) for d in facts.diagnostics if d.code == "unmatched-operation"] == [(8, "deposit")]
-    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=100)
-    search = asyncio.run(arepair_compiled(renamed, calls, language=language, method="Ledger", budget=budget))  # type: ignore[arg-type]
     assert search.best is not None and search.best.source == code
 
 
