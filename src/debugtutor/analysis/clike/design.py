@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from debugtutor.analysis.examples import is_design_call
 from debugtutor.analysis.static import Diagnostic
 from debugtutor.sandbox import ExecOutcome, Language, LeetCodeCall, Limits, ProgramRequest, run
 from debugtutor.sandbox._leetcode_cpp import REPORT, split_top_level
@@ -61,16 +62,12 @@ _MODIFIERS = re.compile(r"\b(?:public|private|protected|static|virtual|inline|sy
 def class_signatures(code: str, class_name: str) -> dict[str, Signature]:
     """The constructor (under the class's name) and methods of ``class_name`` as the code declares them; a class that
     writes no constructor has the implicit one, taking nothing."""
-    start = re.search(rf"\b(?:class|struct)\s+{re.escape(class_name)}\b[^{{;]*\{{", code)
-    if start is None:
+    if _class_start(code, class_name) is None:
         return {}
-    body = code[start.end() :]
     found: dict[str, Signature] = {}
     constructor_written = False
-    for match in _DECLARATION.finditer(body):
+    for match in _declarations(code, class_name):
         name = match.group(2)
-        if name in {"if", "for", "while", "switch", "catch", "return"}:
-            continue
         constructor_written = constructor_written or name == class_name
         returns = _strip(_MODIFIERS.sub(" ", match.group(1) or ""))
         try:
@@ -87,16 +84,25 @@ def class_signatures(code: str, class_name: str) -> dict[str, Signature]:
     return found
 
 
+def _class_start(code: str, class_name: str) -> re.Match[str] | None:
+    return re.search(rf"\b(?:class|struct)\s+{re.escape(class_name)}\b[^{{;]*\{{", code)
+
+
+def _declarations(code: str, class_name: str) -> Iterator[re.Match[str]]:
+    """The function headers after ``class_name``'s opening brace (control statements left out), matched on the whole
+    ``code`` so that positions count from its start."""
+    start = _class_start(code, class_name)
+    for match in _DECLARATION.finditer(code, start.end()) if start is not None else ():
+        if match.group(2) not in {"if", "for", "while", "switch", "catch", "return"}:
+            yield match
+
+
 def _method_lines(code: str, class_name: str) -> dict[str, int]:
     """The line where each method (and constructor) of ``class_name`` is declared, the first declaration of a
     name."""
-    start = re.search(rf"\b(?:class|struct)\s+{re.escape(class_name)}\b[^{{;]*\{{", code)
-    if start is None:
-        return {}
     lines: dict[str, int] = {}
-    for match in _DECLARATION.finditer(code, start.end()):
-        if match.group(2) not in {"if", "for", "while", "switch", "catch", "return"}:
-            lines.setdefault(match.group(2), code.count("\n", 0, match.start(2)) + 1)
+    for match in _declarations(code, class_name):
+        lines.setdefault(match.group(2), code.count("\n", 0, match.start(2)) + 1)
     return lines
 
 
@@ -105,7 +111,7 @@ def unmatched_operations(code: str, calls: Sequence[LeetCodeCall]) -> list[Diagn
     parameter count: on the header of each method the examples never call that takes as many parameters (a method
     renamed, ``add`` where the examples call ``push``), else on the header of the method of that name (its
     parameters changed). None for calls that are not operation sequences."""
-    sequences = [call.args for call in calls if set(call.args) == {"operations", "arguments"}]
+    sequences = [call.args for call in calls if is_design_call(call)]
     if not sequences or not sequences[0]["operations"]:
         return []
     class_name = sequences[0]["operations"][0]

@@ -29,12 +29,12 @@ from tree_sitter import Node
 from debugtutor.analysis.clike.context import EditContext
 from debugtutor.analysis.clike.harness import CompilerMessage, Variant, arun_variants
 from debugtutor.analysis.clike.smells import (
-    SIZE_EXPRESSION,
     bounds_set_to_the_middle,
     cursors_past_end,
     index_past_end,
     loop_past_end,
     own_membership_tests,
+    size_expression,
 )
 from debugtutor.analysis.clike.syntax_tree import (
     CompiledLanguage,
@@ -616,7 +616,7 @@ def _size_names(source: str) -> set[str]:
 
 def _is_size(text: str) -> bool:
     """A container's size, perhaps cast to int: ``(int) grid[0].size()``."""
-    return SIZE_EXPRESSION.fullmatch(re.sub(r"^\(\s*int\s*\)|\s", "", text)) is not None
+    return size_expression(text) is not None
 
 
 def _join(node: Node | None) -> str | None:

@@ -149,12 +149,7 @@ def _sizes(ctx: EditContext, declaration: Node, name: str) -> list[str]:
     for scope in scopes:
         sizes += index_bounds(ctx.tree.text(scope), name)
     for scope in scopes:
-        parameters = scope.child_by_field_name("parameters")
-        for parameter in parameters.named_children if parameters is not None else []:
-            kind, named = parameter.child_by_field_name("type"), parameter.child_by_field_name("name")
-            if kind is None or named is None:
-                continue
-            type_text, name_text = ctx.tree.text(kind), ctx.tree.text(named)
+        for type_text, name_text in _parameters(ctx, scope):
             if type_text == "int":
                 sizes += [name_text, f"{name_text} + 1"]
             elif type_text.endswith("[]"):
@@ -164,16 +159,20 @@ def _sizes(ctx: EditContext, declaration: Node, name: str) -> list[str]:
     return list(dict.fromkeys(sizes))[:MAX_SIZES]
 
 
+def _parameters(ctx: EditContext, method: Node) -> Iterator[tuple[str, str]]:
+    """(type, name) of each parameter of a Java method."""
+    parameters = method.child_by_field_name("parameters")
+    for parameter in parameters.named_children if parameters is not None else []:
+        kind, named = parameter.child_by_field_name("type"), parameter.child_by_field_name("name")
+        if kind is not None and named is not None:
+            yield ctx.tree.text(kind), ctx.tree.text(named)
+
+
 def _grid_parameters(ctx: EditContext, declaration: Node) -> list[str]:
     """The two-dimensional array parameters of the method around ``declaration``."""
     method = enclosing(declaration, frozenset({"method_declaration", "constructor_declaration"}))
-    parameters = method.child_by_field_name("parameters") if method is not None else None
-    grids = []
-    for parameter in parameters.named_children if parameters is not None else []:
-        kind, named = parameter.child_by_field_name("type"), parameter.child_by_field_name("name")
-        if kind is not None and named is not None and ctx.tree.text(kind).replace(" ", "").endswith("[][]"):
-            grids.append(ctx.tree.text(named))
-    return grids
+    parameters = _parameters(ctx, method) if method is not None else iter(())
+    return [name for kind, name in parameters if kind.replace(" ", "").endswith("[][]")]
 
 
 def null_argument_edits(ctx: EditContext) -> Iterator[Candidate]:

@@ -161,7 +161,7 @@ class CompiledVerifier:
         problem = self._signature_problem(source)
         if problem is None:
             return []
-        unmatched = unmatched_operations(source, self.calls) if is_design(self.calls) else []
+        unmatched = unmatched_operations(source, self.calls)
         if unmatched:
             return unmatched  # (an operation the class lacks: the method renamed or its parameters changed)
         hidden = self._commented_method_line(source) if "has no method" in problem.message else None

@@ -399,6 +399,11 @@ def loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
     return None
 
 
+def size_expression(text: str) -> re.Match[str] | None:
+    """:data:`SIZE_EXPRESSION` matched on a size as written, perhaps cast to int: ``(int) grid[0].size()``."""
+    return SIZE_EXPRESSION.fullmatch(re.sub(r"^\(\s*int\s*\)|\s", "", text))
+
+
 def cursors_past_end(tree: SyntaxTree) -> list[tuple[Node, str]]:
     """(the value, the name) of each variable declared as a container's size that the code later moves (``int r =
     word.size();`` ... ``r--``) and that reads the container at it before anything moves it or compares it with the
@@ -410,7 +415,7 @@ def cursors_past_end(tree: SyntaxTree) -> list[tuple[Node, str]]:
         value = declarator.child_by_field_name("value")
         if name_node is None or value is None or name_node.type != "identifier":
             continue
-        size = SIZE_EXPRESSION.fullmatch(re.sub(r"^\(\s*int\s*\)|\s", "", tree.text(value)))
+        size = size_expression(tree.text(value))
         if size is None or size.group(2):
             continue
         name, base = tree.text(name_node), re.escape(size.group(1))
