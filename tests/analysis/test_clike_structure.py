@@ -1386,6 +1386,37 @@ def test_a_quote_put_before_a_variable_s_name_is_dropped_rather_than_closed() ->
     assert [e.operator for e in search.best.edits] == ["drop_quote"]
 
 
+def test_a_quote_put_before_an_indexed_name_is_dropped_and_the_line_s_other_mistake_mended_next() -> None:
+    # the quote swallows the line's '{', so the compiler complains all the way down; dropping it is the step that
+    # lets the next round see the '=' meant as '=='
+    code = (
+        "class Solution {\n    public int countSame(int[] a, int[] b) {\n        int count = 0;\n"
+        "        for (int i = 0; i < a.length; i++) {\n"
+        '            if (i < b.length && a[i] = "b[i]) {\n                count++;\n            }\n        }\n'
+        "        return count;\n    }\n}\n"
+    )
+    first = next(e for e in candidate_edits(code, "java", lines=[5]) if e.bug_type == "unclosed string")
+    assert first.operator == "drop_quote"
+    calls = [
+        LeetCodeCall(args={"a": [1, 2, 3], "b": [1, 5, 3, 4]}, expected=2),
+        LeetCodeCall(args={"a": [7], "b": [8]}, expected=0),
+    ]
+    search = _repaired(code, calls, "java", "countSame")
+    assert search.best is not None and "a[i] == b[i]" in search.best.source
+    assert {e.operator for e in search.best.edits} >= {"drop_quote"}
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_call_a_block_follows_inside_a_function_is_a_control_header_with_its_keyword_misspelt(language: str) -> None:
+    # ``print(a != b) { ... } else ...``: only an ``if`` takes a block and an else there
+    code = _counter_in(language).replace("if (values[i] > limit) {", "print(values[i] > limit) {", 1)
+    code = code.replace("above++;\n            }", "above++;\n            } else {\n                above += 0;\n            }", 1)
+    assert "print(values[i] > limit) {" in code and "} else {" in code
+    search = _repaired(code, COUNTER_CALLS, language, "countAbove")
+    assert search.best is not None and "if(values[i] > limit) {" in search.best.source
+    assert [e.operator for e in search.best.edits] == ["header_keyword"]
+
+
 def test_of_the_edits_that_make_a_program_compile_a_round_keeps_the_one_that_passes_more_examples() -> None:
     # ``"s;`` could be the variable ``s`` (its name comes first) or the string "s": the examples say the string, though
     # a second mistake ("oo") still fails one of them whichever is kept

@@ -459,12 +459,14 @@ def string_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
             elif earlier.text in BRACKET_PAIRS.values() and still_open and still_open[-1] == earlier.text:
                 still_open.pop()
         closers = "".join(reversed(still_open))
-        named = re.match(r"([A-Za-z_]\w*)\s*(?:[;),+\]}]|$)", token.text[1:])
+        # (a name the statement goes on from: ``"s;``, ``"s2[j]) {``, ``"temp.trim();``)
+        named = re.match(r"([A-Za-z_]\w*)\s*(?:[;),+\]}\[]|\.\s*[A-Za-z_]|$)", token.text[1:])
         # (the code after an open quote does not parse: the name's other uses, not the tree, tell it is a name;
         # ``string type = "type;`` spells the variable's own name, a string)
         own = named is not None and re.search(rf"\b{named.group(1)}\s*=\s*$", source[: token.start]) is not None
         if named is not None and not own and any(t.kind == "word" and t.text == named.group(1) for t in lexed.all):
-            # ``return "s;`` where ``s`` is a variable: a quote put before a name, not a string cut short
+            # ``return "s;`` where ``s`` is a variable: a quote put before a name (or an expression that starts with
+            # one), not a string cut short
             yield ctx.replace_span(P_HIGH, "drop_quote", "syntax", token.line, token.start, token.start + 1, "",
                                    "drop the stray quote", bug)  # fmt: skip
         if closers:
@@ -771,6 +773,55 @@ def stray_token_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candida
             yield ctx.replace_span(P_MID, "drop_after_brace", "syntax", line, code[1].start, code[-1].end, "",
                                    f"drop '{ctx.source[code[1].start : code[-1].end]}' after the '}}'",
                                    "illegal separation")  # fmt: skip
+
+
+_HEADER_KEYWORDS = frozenset({"if", "while", "for", "switch", "catch", "synchronized", "return", "new", "sizeof"})
+
+
+def block_header_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candidate]:
+    """A call with no ';' that a block follows inside a function (``print(a != b)`` then ``{ ... } else ...``):
+    only a control statement's header stands there, so the called name is a keyword misspelt or swapped for a word
+    of another language. A header with a ';' or ':' between its parentheses is a ``for`` loop's, any other an
+    ``if``'s (first where an ``else`` follows the block) or a ``while``'s."""
+    for line in _error_lines(ctx):
+        code = lexed.code_on(line)
+        while code and code[0].text in ("}", "else"):
+            code = code[1:]
+        if len(code) < 3 or code[0].kind != "word" or code[0].text in _HEADER_KEYWORDS or code[1].text != "(":
+            continue
+        depth, close, separated = 0, None, False
+        for index, token in enumerate(code[1:], 1):
+            depth += (token.text in BRACKET_PAIRS) - (token.text in BRACKET_PAIRS.values())
+            separated |= depth == 1 and token.text in (";", ":")
+            if depth == 0:
+                close = index
+                break
+        if close is None:
+            continue
+        rest = code[close + 1 :] or lexed.code_on(line + 1)[:1]
+        if not rest or rest[0].text != "{" or not _inside_a_function(ctx, line):
+            continue
+        name = code[0]
+        followed_by_else = re.search(r"^\s*else\b", ctx.source[_block_end(ctx.source, rest[0].start) :]) is not None
+        keywords = ("for",) if separated else ("if", "while") if followed_by_else else ("while", "if")
+        for keyword in keywords:
+            yield ctx.replace_span(P_HIGH, "header_keyword", "reference", line, name.start, name.end, keyword,
+                                   f"'{name.text}' -> '{keyword}'", "illegal keywords")  # fmt: skip
+
+
+def _inside_a_function(ctx: EditContext, line: int) -> bool:
+    """Whether ``line`` lies in a function's body, below its header (where a method's own header cannot stand)."""
+    return any(line_of(node) < line <= end_line_of(node) for node in ctx.tree.named(*FUNCTION_TYPES))
+
+
+def _block_end(source: str, opening: int) -> int:
+    """The offset just past the '}' that closes the '{' at ``opening`` (the end of ``source`` if none does)."""
+    depth = 0
+    for offset in range(opening, len(source)):
+        depth += (source[offset] == "{") - (source[offset] == "}")
+        if depth == 0:
+            return offset + 1
+    return len(source)
 
 
 _BINARY_OPERATORS = frozenset(
@@ -1746,6 +1797,7 @@ def candidate_edits(
                 lambda: stray_token_repairs(ctx, lexed),
                 lambda: idle_for_part_repairs(ctx),
                 lambda: garbled_comparison_repairs(ctx, lexed),
+                lambda: block_header_repairs(ctx, lexed),
                 lambda: missing_operator_repairs(ctx, lexed),
                 lambda: compared_literal_repairs(ctx, lexed),
                 lambda: delete_line_repairs(ctx),

@@ -95,7 +95,7 @@ that a fix does not crash on them would be a look at the evaluation's tests (see
 MAX_FIX_ROUNDS = 6
 NARROWING_MAX_SITES = 4
 """A compile-fix round with more error sites than this takes a narrowing edit only when nothing clears a site."""
-SURE_STEPS = frozenset({"join_name", "close_string"})
+SURE_STEPS = frozenset({"join_name", "close_string", "drop_quote"})
 """Operators of edits a compile-fix round takes as a narrowing step even past ``NARROWING_MAX_SITES`` sites."""
 EDITS_PER_SITE = 24
 BLOCK_OPENERS = frozenset({"open_block", "brace_body"})
