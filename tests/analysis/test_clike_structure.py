@@ -1410,7 +1410,8 @@ def test_a_quote_put_before_an_indexed_name_is_dropped_and_the_line_s_other_mist
 def test_a_call_a_block_follows_inside_a_function_is_a_control_header_with_its_keyword_misspelt(language: str) -> None:
     # ``print(a != b) { ... } else ...``: only an ``if`` takes a block and an else there
     code = _counter_in(language).replace("if (values[i] > limit) {", "print(values[i] > limit) {", 1)
-    code = code.replace("above++;\n            }", "above++;\n            } else {\n                above += 0;\n            }", 1)
+    otherwise = "above++;\n            } else {\n                above += 0;\n            }"
+    code = code.replace("above++;\n            }", otherwise, 1)
     assert "print(values[i] > limit) {" in code and "} else {" in code
     search = _repaired(code, COUNTER_CALLS, language, "countAbove")
     assert search.best is not None and "if(values[i] > limit) {" in search.best.source
