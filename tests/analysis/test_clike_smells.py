@@ -409,3 +409,49 @@ def test_a_loop_whose_update_computes_without_storing_moves_its_variable(header:
     assert edit.line == 5 and edit.source == code.replace(header, mended)
     moving = code.replace(header, "for (int i = 0; i < n; i++)")
     assert not [e for e in smell_mends(moving, "cpp") if e.operator == "mend_idle_update"]
+
+
+_COUNT_SHARED = {
+    "java": (
+        "class Solution {\n    public int countShared(int[] a, int[] b) {\n"
+        "        Set<Integer> seen = new HashSet<>();\n        for (int x : b) seen.add(x);\n"
+        "        int count = 0;\n        for (int x : a) {\n"
+        "            if (seen.contains(x)) count++;\n            return count;\n        }\n        AFTER\n    }\n}\n"
+    ),
+    "cpp": (
+        "class Solution {\npublic:\n    int countShared(vector<int>& a, vector<int>& b) {\n"
+        "        set<int> seen(b.begin(), b.end());\n        int count = 0;\n        for (int x : a) {\n"
+        "            if (seen.count(x)) count++;\n            return count;\n        }\n        AFTER\n    }\n};\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_return_that_ends_a_loop_s_every_first_turn_moves_after_the_loop(language: str) -> None:
+    buggy = _COUNT_SHARED[language].replace("AFTER", "return 0;")
+    (mend,) = [e for e in smell_mends(buggy, language) if e.operator == "mend_return_in_loop"]  # type: ignore[arg-type]
+    # the return after the loop gives way to the one that ended the loop's block; the line count stays
+    assert "return 0;" not in mend.source and mend.source.count("return count;") == 1
+    assert mend.source.index("return count;") > mend.source.index("        }\n")
+    assert mend.source.count("\n") == buggy.count("\n") and mend.line == 8
+    assert (8, "return-ends-loop") in {(d.line, d.code) for d in pattern_diagnostics(buggy, language)}  # type: ignore[arg-type]
+    calls = [
+        LeetCodeCall(args={"a": [1, 2, 3, 4], "b": [2, 4, 9]}, expected=2),
+        LeetCodeCall(args={"a": [5, 6], "b": [6, 5]}, expected=2),
+    ]
+    budget = RepairBudget(max_seconds=60.0, batch_size=32, max_executions=50, per_test_s=2.0)
+    search = asyncio.run(arepair_compiled(buggy, calls, language=language, method="countShared", budget=budget))  # type: ignore[arg-type]
+    assert search.best is not None and [e.operator for e in search.best.edits] == ["mend_return_in_loop"]
+    # the loop as the block's last statement: the return goes right after its '}'
+    last = _COUNT_SHARED[language].replace("\n        AFTER", "")
+    (moved,) = [e for e in smell_mends(last, language) if e.operator == "mend_return_in_loop"]  # type: ignore[arg-type]
+    assert "        } return count;\n" in moved.source
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_return_a_continue_can_skip_or_one_with_code_after_the_loop_is_left_alone(language: str) -> None:
+    skipped = _COUNT_SHARED[language].replace("AFTER", "return 0;")
+    skipped = skipped.replace("count++;\n", "count++;\n            if (x < 0) continue;\n", 1)
+    assert not [e for e in smell_mends(skipped, language) if e.operator == "mend_return_in_loop"]  # type: ignore[arg-type]
+    followed = _COUNT_SHARED[language].replace("AFTER", "count += 1;\n        return count;")
+    assert not [e for e in smell_mends(followed, language) if e.operator == "mend_return_in_loop"]  # type: ignore[arg-type]

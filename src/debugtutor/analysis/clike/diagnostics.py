@@ -34,6 +34,7 @@ from debugtutor.analysis.clike.smells import (
     index_past_end,
     loop_past_end,
     own_membership_tests,
+    returns_ending_loops,
     size_expression,
 )
 from debugtutor.analysis.clike.syntax_tree import (
@@ -578,6 +579,11 @@ def pattern_diagnostics(source: str, language: CompiledLanguage, tree: SyntaxTre
                     f"as long as its bounds may meet: once they do, nothing moves ('{mended}' meant?)",
                     "variable error", "suspicious-logic")
         for node, mended in bounds_set_to_the_middle(tree)
+    )  # fmt: skip
+    found.extend(
+        _diagnostic(line_of(node), "return-ends-loop", "the loop's block ends in a return nothing skips: it never "
+                    "turns twice (the return meant after the loop?)", "unclosed parentheses", "suspicious-logic")
+        for node, _ in returns_ending_loops(tree)
     )  # fmt: skip
     found.extend(_range_diagnostics(tree))
     found.extend(_recursion_diagnostics(tree))

@@ -9,8 +9,10 @@ counter, a cursor set to a container's size that reads it there before it moves 
 stack.push(-1);``), a number commented out right after an operand (``(100 - discount)/*100d*/``, a division whose ``/``
 began the comment), a for-each loop that asks the container it walks whether it holds the element (``for (Character c :
 ts) if (!ts.contains(c))``, always true; the function's one other variable of that type meant) and a binary search's
-bound set to the middle in a loop that runs while ``lo <= hi`` (``hi = mid;``: once ``lo == hi`` nothing moves) all
-compile, and the stated examples often do not show them (a C++ read one past the end returns whatever lies there).
+bound set to the middle in a loop that runs while ``lo <= hi`` (``hi = mid;``: once ``lo == hi`` nothing moves) and a
+loop whose block ends in a return nothing skips (it never turns twice: the return belongs after it; 56 buggy programs
+of the non-held C++/Java items and no oracle have the shape) all compile, and the stated examples often do not show
+them (a C++ read one past the end returns whatever lies there).
 Programs with several planted bugs carry them beside the bug the examples do show, so the compiled repair search mends
 them all at once before it searches (:func:`debugtutor.analysis.clike.repair.arepair_compiled`), keeping the mends only
 when the examples do not get worse.
@@ -137,8 +139,8 @@ def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
 
 
 def _literal_and_name_mends(tree: SyntaxTree) -> Iterator[tuple[str, EditCategory, Node, str, str, str]]:
-    """The mends of a digit compared with a character, a division commented out, a loop's own membership test and a
-    cursor that starts one past the end."""
+    """The mends of a digit compared with a character, a division commented out, a loop's own membership test, a
+    cursor that starts one past the end and a return that ends a loop's every first turn."""
     for value, name in cursors_past_end(tree):
         mended = f"{tree.text(value)} - 1"
         yield ("mend_cursor_past_end", "logic", value, f"{name} = {tree.text(value)} -> {mended}",
@@ -157,6 +159,10 @@ def _literal_and_name_mends(tree: SyntaxTree) -> Iterator[tuple[str, EditCategor
     for node, mended in bounds_set_to_the_middle(tree):
         yield ("mend_bound_to_middle", "logic", node, f"'{tree.text(node)}' -> '{mended}'", tree.replace(node, mended),
                "variable error")  # fmt: skip
+    for node, moved in returns_ending_loops(tree):
+        # (DebugBench's planted brace moves are filed under brackets: the loop's '}' belongs above the return)
+        yield ("mend_return_in_loop", "syntax", node, f"'{tree.text(node)}' moved after the loop", moved,
+               "unclosed parentheses")  # fmt: skip
 
 
 def bounds_set_to_the_middle(tree: SyntaxTree) -> list[tuple[Node, str]]:
@@ -402,6 +408,41 @@ def loop_past_end(tree: SyntaxTree, loop: Node) -> Node | None:
 def size_expression(text: str) -> re.Match[str] | None:
     """:data:`SIZE_EXPRESSION` matched on a size as written, perhaps cast to int: ``(int) grid[0].size()``."""
     return SIZE_EXPRESSION.fullmatch(re.sub(r"^\(\s*int\s*\)|\s", "", text))
+
+
+_ONCE_LOOPS = ("for_statement", "for_range_loop", "while_statement", "enhanced_for_statement")
+_COMMENTS = ("comment", "line_comment", "block_comment")
+
+
+def returns_ending_loops(tree: SyntaxTree) -> list[tuple[Node, str]]:
+    """Loops whose block ends in a ``return`` that nothing skips (no ``continue`` in the body): the loop never turns
+    twice, and the return was meant after it (a brace put a line too late). (the return, the program with the return
+    moved there: in place of a ``return`` that follows the loop, or after the loop where it ends its block)."""
+    found: list[tuple[Node, str]] = []
+    for loop in tree.named(*_ONCE_LOOPS):
+        body = loop.child_by_field_name("body")
+        if body is None or body.type not in ("block", "compound_statement"):
+            continue
+        statements = [child for child in body.named_children if child.type not in _COMMENTS]
+        if not statements or statements[-1].type != "return_statement":
+            continue
+        if any(node.type == "continue_statement" for node in tree.walk(body)):
+            continue
+        returned = statements[-1]
+        after = loop.next_named_sibling
+        while after is not None and after.type in _COMMENTS:
+            after = after.next_named_sibling
+        start, end = tree.span(returned)
+        if after is not None and after.type == "return_statement":
+            after_start, after_end = tree.span(after)
+            moved = tree.source[:start] + tree.source[end:after_start] + tree.text(returned) + tree.source[after_end:]
+        elif after is None and loop.parent is not None and loop.parent.type in ("block", "compound_statement"):
+            loop_end = tree.span(loop)[1]
+            moved = tree.source[:start] + tree.source[end:loop_end] + " " + tree.text(returned) + tree.source[loop_end:]
+        else:
+            continue
+        found.append((returned, moved))
+    return found
 
 
 def cursors_past_end(tree: SyntaxTree) -> list[tuple[Node, str]]:
