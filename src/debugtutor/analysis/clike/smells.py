@@ -10,7 +10,7 @@ stack.push(-1);``), a number commented out right after an operand (``(100 - disc
 began the comment), a for-each loop that asks the container it walks whether it holds the element (``for (Character c :
 ts) if (!ts.contains(c))``, always true; the function's one other variable of that type meant) and a binary search's
 bound set to the middle in a loop that runs while ``lo <= hi`` (``hi = mid;``: once ``lo == hi`` nothing moves) and a
-loop whose block ends in a return nothing skips (it never turns twice: the return belongs after it; 56 buggy programs
+loop whose block ends in a return nothing skips (it never turns twice: the return belongs after it; 53 buggy programs
 of the non-held C++/Java items and no oracle have the shape) all compile, and the stated examples often do not show
 them (a C++ read one past the end returns whatever lies there).
 Programs with several planted bugs carry them beside the bug the examples do show, so the compiled repair search mends
