@@ -802,7 +802,8 @@ def block_header_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candid
         if not rest or rest[0].text != "{" or not _inside_a_function(ctx, line):
             continue
         name = code[0]
-        followed_by_else = re.search(r"^\s*else\b", ctx.source[_block_end(ctx.source, rest[0].start) :]) is not None
+        block_end = _closing_bracket(ctx.source, rest[0].start)
+        followed_by_else = block_end is not None and re.match(r"\s*else\b", ctx.source[block_end + 1 :]) is not None
         keywords = ("for",) if separated else ("if", "while") if followed_by_else else ("while", "if")
         for keyword in keywords:
             yield ctx.replace_span(P_HIGH, "header_keyword", "reference", line, name.start, name.end, keyword,
@@ -812,16 +813,6 @@ def block_header_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candid
 def _inside_a_function(ctx: EditContext, line: int) -> bool:
     """Whether ``line`` lies in a function's body, below its header (where a method's own header cannot stand)."""
     return any(line_of(node) < line <= end_line_of(node) for node in ctx.tree.named(*FUNCTION_TYPES))
-
-
-def _block_end(source: str, opening: int) -> int:
-    """The offset just past the '}' that closes the '{' at ``opening`` (the end of ``source`` if none does)."""
-    depth = 0
-    for offset in range(opening, len(source)):
-        depth += (source[offset] == "{") - (source[offset] == "}")
-        if depth == 0:
-            return offset + 1
-    return len(source)
 
 
 _BINARY_OPERATORS = frozenset(
@@ -1335,7 +1326,7 @@ def _unwrap_calls(
                                    "undefined methods")  # fmt: skip
         return
     for found in re.finditer(rf"(?<![\w.]){re.escape(symbol)}\s*\(", text):
-        closing = _closing_parenthesis(text, found.end() - 1)
+        closing = _closing_bracket(text, found.end() - 1)
         if closing is None:
             continue
         inner = text[found.end() : closing].strip()
@@ -1365,11 +1356,13 @@ def _returns_nothing_it_should(ctx: EditContext, line: int) -> bool:
     return False
 
 
-def _closing_parenthesis(text: str, opening: int) -> int | None:
-    """Where the ``(`` at ``opening`` closes on this line (brackets inside counted), or None."""
+def _closing_bracket(text: str, opening: int) -> int | None:
+    """Where the bracket at ``opening`` (``(`` or ``{``) closes in ``text`` (brackets of its kind inside counted), or
+    None."""
+    steps = {text[opening]: 1, BRACKET_PAIRS[text[opening]]: -1}
     depth = 0
     for index in range(opening, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[index], 0)
+        depth += steps.get(text[index], 0)
         if depth == 0:
             return index
     return None

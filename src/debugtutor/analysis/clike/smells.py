@@ -29,6 +29,7 @@ from tree_sitter import Node
 
 from debugtutor.analysis.clike.nulls import java_new_object
 from debugtutor.analysis.clike.syntax_tree import (
+    COMMENT_TYPES,
     FUNCTION_TYPES,
     LOOP_TYPES,
     TYPED_DECLARATIONS,
@@ -411,7 +412,6 @@ def size_expression(text: str) -> re.Match[str] | None:
 
 
 _ONCE_LOOPS = ("for_statement", "for_range_loop", "while_statement", "enhanced_for_statement")
-_COMMENTS = ("comment", "line_comment", "block_comment")
 
 
 def returns_ending_loops(tree: SyntaxTree) -> list[tuple[Node, str]]:
@@ -423,14 +423,14 @@ def returns_ending_loops(tree: SyntaxTree) -> list[tuple[Node, str]]:
         body = loop.child_by_field_name("body")
         if body is None or body.type not in ("block", "compound_statement"):
             continue
-        statements = [child for child in body.named_children if child.type not in _COMMENTS]
+        statements = [child for child in body.named_children if child.type not in COMMENT_TYPES]
         if not statements or statements[-1].type != "return_statement":
             continue
         if any(node.type == "continue_statement" for node in tree.walk(body)):
             continue
         returned = statements[-1]
         after = loop.next_named_sibling
-        while after is not None and after.type in _COMMENTS:
+        while after is not None and after.type in COMMENT_TYPES:
             after = after.next_named_sibling
         start, end = tree.span(returned)
         if after is not None and after.type == "return_statement":
