@@ -1508,3 +1508,69 @@ def test_a_line_with_a_quote_before_a_name_and_a_bracket_left_open_is_mended_in_
     ]
     search = _repaired(broken, calls, language, "firstAbove")
     assert search.best is not None and search.best.source == first_above
+
+
+SPREAD = """class Solution
+{
+    public int spread(int[] values)
+    {
+        int total = 0;
+        if (values == null || values.length <= 2)
+            return total;
+        int[] rising = new int[values.length];
+        int[] falling = new int[values.length];
+        int peak = values[0];
+        rising[0] = values[0];
+        for (int i = 1; i < values.length; i++)
+        {
+            if (values[i] < peak)
+            {
+                rising[i] = peak; }
+            else
+            {
+                rising[i] = values[i];
+                peak = values[i];
+            }
+        }
+        int floor = values[values.length - 1];
+        falling[values.length - 1] = floor;
+        for (int i = values.length - 2; i >= 0; i--)
+        {
+            if (values[i] > floor)
+            {
+                falling[i] = floor;
+            }
+            else
+            {
+                falling[i] = values[i];
+                floor = values[i];
+        }
+
+        for (int i = 0; i < values.length; i++)
+        {
+            total += rising[i] - falling[i];
+        }
+        return total;
+    }
+}
+"""
+
+
+def test_a_lost_brace_goes_where_it_compiles_not_after_an_inner_block_closed_inline() -> None:
+    """The second loop's ``else`` lost its ``}``. A ``}`` put in after ``rising[i] = peak; }`` (where that inline
+    brace ends a block the indentation does not show) clears the compiler's complaints too, but breaks the blocks
+    below it; the one put in at the end of the second ``else``'s last line leaves no new complaint and is the
+    compile-fix round's step."""
+    # (answers the program does not give: a mistake of logic is left, so the round's step compiles, passes no
+    # example, and ties on that with the step that does not compile)
+    calls = [
+        LeetCodeCall(args={"values": [1, 3, 2, 5]}, expected=99),
+        LeetCodeCall(args={"values": [4, 1, 1]}, expected=99),
+    ]
+    verifier = CompiledVerifier("java", calls, "spread", SPREAD, 2.0, "exact")
+    asyncio.run(verifier.verify([SPREAD], 30.0))
+    current, applied, found, _ = asyncio.run(_compile_fix_rounds(SPREAD, verifier, ROUNDS_BUDGET, time.monotonic()))
+    assert [edit.operator for edit in applied] == ["close_block"]
+    assert "rising[i] = peak; }\n" in current  # the inline brace stays where it was
+    assert "floor = values[i]; }\n        }\n" in current  # closed where its line ends
+    assert found is None

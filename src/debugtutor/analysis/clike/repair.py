@@ -600,6 +600,7 @@ async def _compile_fix_rounds(
         # (a program whose delimiters do not balance was never compiled: its one complaint is the imbalance)
         unread = normal_form(current) is None
         passing: dict[int, int] = {}
+        introducing: dict[int, int] = {}
         for edit, verdict in zip(edits, verdicts):
             if verdict.all_passed:
                 mapping = _line_map(code, current)
@@ -642,6 +643,7 @@ async def _compile_fix_rounds(
                 # a new error elsewhere is tolerated only from an edit that clears every old one (code a broken
                 # comment hid comes back with its own mistakes, as many as it had)
                 continue
+            introducing[id(edit)] = len(introduced)
             on_line = _blocking_count(verifier, current, edit.line)
             if not verdict.compiles and (
                 closes
@@ -669,8 +671,10 @@ async def _compile_fix_rounds(
                 # except for deletions, which silence whatever followed from the deleted code
                 clearing.append((edit, near if edit.operator in DELETING_OPERATORS and near else cleared))
         # of the edits that make the program compile, one that passes more examples first (``return "s";`` and
-        # ``return s;`` both compile; the examples tell the string from the variable)
-        clearing.sort(key=lambda pair: -passing.get(id(pair[0]), 0))
+        # ``return s;`` both compile; the examples tell the string from the variable); of edits that clear the same
+        # sites, one that leaves no new complaint before one tolerated for revealing code (a '}' put in where an
+        # inner block ends inline breaks the blocks below it; put in where the missing one belongs, it compiles)
+        clearing.sort(key=lambda pair: (-passing.get(id(pair[0]), 0), introducing.get(id(pair[0]), 0)))
         picks = _round_picks(current, clearing, narrowing, errors)
         if not picks:
             break
