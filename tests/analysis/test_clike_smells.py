@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from debugtutor.analysis.clike.diagnostics import pattern_diagnostics
+from debugtutor.analysis.clike.edits import candidate_edits
 from debugtutor.analysis.clike.repair import arepair_compiled
 from debugtutor.analysis.clike.smells import smell_mends
 from debugtutor.analysis.repair import RepairBudget
@@ -255,6 +256,42 @@ public:
     assert [edit.description for edit in smell_mends(code, "cpp")] == [
         "line 8: 'dp[n]' -> 'dp[n - 1]'", "line 8: 'nums[size]' -> 'nums[size - 1]'"
     ]  # fmt: skip
+
+
+def test_a_call_that_reads_an_element_at_the_size_is_one_past_the_end() -> None:
+    """Java reads a string's letters with ``charAt`` and a list's elements with ``get`` (C++ checks with ``at``):
+    at the size they read one past the end like a subscript does. The mend is the last element; the repair's
+    edits also offer the first (the other end a planted index bug moves from); reads inside the bounds are left be."""
+    java = """class Solution {
+    public int ends(String word, List<Integer> seen) {
+        char last = word.charAt(word.length());
+        int top = seen.get(seen.size());
+        int first = seen.get(0) + word.charAt(word.length() - 1);
+        return last + top + first;
+    }
+}
+"""
+    cpp = """class Solution {
+public:
+    int ends(vector<int>& nums) {
+        return nums.at(nums.size()) + nums.at(0);
+    }
+};
+"""
+    assert [edit.description for edit in smell_mends(java, "java")] == [
+        "line 3: 'word.charAt(word.length())' -> 'word.charAt(word.length() - 1)'",
+        "line 4: 'seen.get(seen.size())' -> 'seen.get(seen.size() - 1)'",
+    ]
+    assert [edit.description for edit in smell_mends(cpp, "cpp")] == [
+        "line 4: 'nums.at(nums.size())' -> 'nums.at(nums.size() - 1)'"
+    ]
+    assert [d.line for d in pattern_diagnostics(java, "java") if d.code == "index-past-end"] == [3, 4]
+    assert [d.line for d in pattern_diagnostics(cpp, "cpp") if d.code == "index-past-end"] == [4]
+    firsts = [edit.source for edit in candidate_edits(java, "java") if edit.operator == "first_element"]
+    assert firsts == [java.replace("word.charAt(word.length())", "word.charAt(0)"),
+                      java.replace("seen.get(seen.size())", "seen.get(0)")]  # fmt: skip
+    lasts = {edit.source for edit in candidate_edits(java, "java") if edit.operator == "off_by_one"}
+    assert java.replace("word.charAt(word.length())", "word.charAt(word.length() - 1)") in lasts
 
 
 def test_a_java_local_declared_null_and_then_used_is_made() -> None:

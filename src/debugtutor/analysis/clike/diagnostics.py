@@ -29,6 +29,7 @@ from tree_sitter import Node
 from debugtutor.analysis.clike.context import EditContext
 from debugtutor.analysis.clike.harness import CompilerMessage, Variant, arun_variants
 from debugtutor.analysis.clike.smells import (
+    ELEMENT_READS,
     bounds_set_to_the_middle,
     cursors_past_end,
     index_past_end,
@@ -709,10 +710,10 @@ def _updated_names(tree: SyntaxTree, update: object) -> set[str]:
 
 
 def _index_diagnostics(tree: SyntaxTree) -> Iterable[Diagnostic]:
-    """``v[v.size()]`` / ``a[a.length]``: an index one past the last element; a loop whose last turn reads there
-    (:func:`~debugtutor.analysis.clike.smells.loop_past_end`), a cursor that starts there
+    """``v[v.size()]`` / ``a[a.length]`` / ``s.charAt(s.length())``: an index one past the last element; a loop whose
+    last turn reads there (:func:`~debugtutor.analysis.clike.smells.loop_past_end`), a cursor that starts there
     (:func:`~debugtutor.analysis.clike.smells.cursors_past_end`)."""
-    for node in tree.named("subscript_expression", "array_access"):
+    for node in tree.named(*ELEMENT_READS):
         if index_past_end(tree, node) is not None:
             text = tree.text(node).replace(" ", "")
             yield _diagnostic(line_of(node), "index-past-end", f"{text} is one past the last element",

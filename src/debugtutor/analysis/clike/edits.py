@@ -51,9 +51,11 @@ from debugtutor.analysis.clike.nulls import (
     unmade_object_repairs,
     unsized_vector_repairs,
 )
+from debugtutor.analysis.clike.smells import index_past_end
 from debugtutor.analysis.clike.syntax_tree import (
     BRACKET_PAIRS,
     COMMENT_TYPES,
+    ELEMENT_READS,
     FUNCTION_TYPES,
     STATEMENT_TYPES,
     CompiledLanguage,
@@ -1756,6 +1758,18 @@ def _enclosing_expression(tree: SyntaxTree, node: Node) -> Node | None:
     return up
 
 
+def first_element_edits(ctx: EditContext) -> Iterator[Candidate]:
+    """An index one past the last element (``s.charAt(s.length())``, ``v[v.size()]``) set to the first element's:
+    the last one's is :func:`off_by_one_edits`' (and the smell's mend), the first is the other end a planted index
+    bug moves from."""
+    for node in ctx.tree.named(*ELEMENT_READS):
+        past_end = index_past_end(ctx.tree, node)
+        if past_end is not None and ctx.wanted(line_of(node)):
+            index = past_end[1]
+            yield ctx.edit_node(P_LOW, "first_element", "reference", index, "0", f"index {ctx.tree.text(index)} -> 0",
+                                "faulty indexing")  # fmt: skip
+
+
 def candidate_edits(
     source: str,
     language: CompiledLanguage,
@@ -1804,6 +1818,7 @@ def candidate_edits(
                 lambda: foreign_word_repairs(ctx, lexed),
                 lambda: java_var_repairs(ctx),
                 lambda: null_initialisation_edits(ctx),
+                lambda: first_element_edits(ctx),
                 lambda: null_argument_edits(ctx),
                 lambda: unmade_object_repairs(ctx),
                 lambda: uninitialised_value_repairs(ctx),

@@ -32,6 +32,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     STATEMENT_TYPES,
     ancestor_ids,
     call_parts,
+    element_read,
     enclosing,
     end_line_of,
     function_signature,
@@ -541,16 +542,27 @@ def _assigned_in_counted_loop(ctx: EditContext, literal: Node) -> str | None:
     return step[0] if step is not None and step[1] == 1 else None
 
 
-def _bound_nodes(ctx: EditContext) -> Iterator[tuple[Node, str]]:
-    """Expressions where an off-by-one hides: indices, loop bounds and starts, returned and assigned values, call
-    arguments."""
+def _indices(ctx: EditContext) -> Iterator[Node]:
+    """The index of each subscript, and of each call that reads one element (``s.charAt(i)``, ``v.at(i)``: Java
+    reads a string's letters so)."""
     for node in ctx.tree.named("subscript_expression", "array_access"):
         index = node.child_by_field_name("index")
         if index is None:
             indices = node.child_by_field_name("indices")
             index = indices.named_children[0] if indices is not None and indices.named_children else None
         if index is not None:
-            yield index, "index"
+            yield index
+    for node in ctx.tree.named("call_expression", "method_invocation"):
+        read = element_read(ctx.tree, node)
+        if read is not None:
+            yield read[1]
+
+
+def _bound_nodes(ctx: EditContext) -> Iterator[tuple[Node, str]]:
+    """Expressions where an off-by-one hides: indices, loop bounds and starts, returned and assigned values, call
+    arguments."""
+    for index in _indices(ctx):
+        yield index, "index"
     for node in ctx.tree.named("binary_expression"):
         operator = operator_token(node)
         if operator is not None and operator.type in COMPARISON_SWAPS:

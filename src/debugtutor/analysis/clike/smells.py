@@ -1,18 +1,18 @@
 """Shapes that are wrong in practically every program that compiles, each with its one mend.
 
 An assignment whose value a condition tests (``if (s[i] = '1')``, ``a < b && (c = b)``), a comparison used as a
-statement (``x == 0;``), an index one past the last element (``v[v.size()]``) a C++ character literal of several
-characters (``s += '22'``, a string meant), a character of a string compared with a bare digit (``s[i] == 1``, ``'1'``
-meant), a loop up to and including a container's size that reads the container (or one made with that size) at its
-counter, a cursor set to a container's size that reads it there before it moves (``int r = s.size(); ... s[r]``, then
-``r--``), a Java local declared ``null`` whose next use calls a method on it (``Deque<Integer> stack = null;
-stack.push(-1);``), a number commented out right after an operand (``(100 - discount)/*100d*/``, a division whose ``/``
-began the comment), a for-each loop that asks the container it walks whether it holds the element (``for (Character c :
-ts) if (!ts.contains(c))``, always true; the function's one other variable of that type meant) and a binary search's
-bound set to the middle in a loop that runs while ``lo <= hi`` (``hi = mid;``: once ``lo == hi`` nothing moves) and a
-loop whose block ends in a return nothing skips (it never turns twice: the return belongs after it; 53 buggy programs
-of the non-held C++/Java items and no oracle have the shape) all compile, and the stated examples often do not show
-them (a C++ read one past the end returns whatever lies there).
+statement (``x == 0;``), an index one past the last element (``v[v.size()]``, ``s.charAt(s.length())``), a C++ character
+literal of several characters (``s += '22'``, a string meant), a character of a string compared with a bare digit
+(``s[i] == 1``, ``'1'`` meant), a loop up to and including a container's size that reads the container (or one made with
+that size) at its counter, a cursor set to a container's size that reads it there before it moves (``int r = s.size();
+... s[r]``, then ``r--``), a Java local declared ``null`` whose next use calls a method on it (``Deque<Integer> stack =
+null; stack.push(-1);``), a number commented out right after an operand (``(100 - discount)/*100d*/``, a division whose
+``/`` began the comment), a for-each loop that asks the container it walks whether it holds the element (``for
+(Character c : ts) if (!ts.contains(c))``, always true; the function's one other variable of that type meant) and a
+binary search's bound set to the middle in a loop that runs while ``lo <= hi`` (``hi = mid;``: once ``lo == hi`` nothing
+moves) and a loop whose block ends in a return nothing skips (it never turns twice: the return belongs after it; 53
+buggy programs of the non-held C++/Java items and no oracle have the shape) all compile, and the stated examples often
+do not show them (a C++ read one past the end returns whatever lies there).
 Programs with several planted bugs carry them beside the bug the examples do show, so the compiled repair search mends
 them all at once before it searches (:func:`debugtutor.analysis.clike.repair.arepair_compiled`), keeping the mends only
 when the examples do not get worse.
@@ -30,11 +30,13 @@ from tree_sitter import Node
 from debugtutor.analysis.clike.nulls import java_new_object
 from debugtutor.analysis.clike.syntax_tree import (
     COMMENT_TYPES,
+    ELEMENT_READS,
     FUNCTION_TYPES,
     LOOP_TYPES,
     TYPED_DECLARATIONS,
     CompiledLanguage,
     SyntaxTree,
+    element_read,
     enclosing,
     line_of,
     operator_token,
@@ -47,20 +49,21 @@ from debugtutor.analysis.edits._base import Edit, EditCategory
 _CONDITIONS = ("if_statement", "while_statement", "do_statement", "for_statement")
 
 
-def index_past_end(tree: SyntaxTree, node: Node) -> tuple[str, str] | None:
-    """(array, index) of a subscript one past the last element (``v[v.size()]``, ``a[a.length]``, ``v[n]`` where
-    ``n`` holds ``v.size()`` or ``v`` was made with ``n`` elements, neither changed since), else None."""
-    found = re.fullmatch(r"(\w+)\s*\[\s*(.*?)\s*\]", tree.text(node), re.S)
-    if found is None:
+def index_past_end(tree: SyntaxTree, node: Node) -> tuple[str, Node] | None:
+    """(the container's name, the index) of an element read one past the last element (``v[v.size()]``,
+    ``a[a.length]``, ``s.charAt(s.length())``, ``v[n]`` where ``n`` holds ``v.size()`` or ``v`` was made with ``n``
+    elements, neither changed since), else None."""
+    read = element_read(tree, node)
+    if read is None:
         return None
-    base, index = found.group(1), found.group(2).strip()
+    base, index = read
     sizes = (f"{base}.size()", f"{base}.length", f"{base}.length()")
-    plain = index.replace(" ", "")
+    plain = tree.text(index).replace(" ", "")
     if plain in sizes or _named_sizes(tree.source).get(plain) in sizes:
-        return base, index
+        return read
     made = _allocated_sizes(tree.source).get(base)
     if made == plain and re.fullmatch(r"\w+", plain) and len(_writes(plain, tree.source)) <= 1:
-        return base, index
+        return read
     return None
 
 
@@ -108,12 +111,13 @@ def smell_mends(source: str, language: CompiledLanguage) -> list[Edit]:
         if operator is not None and operator.type == "==":
             mend("mend_comparison_statement", "syntax", node, "'==' -> '='", tree.replace(operator, "="),
                  "misused == or =")  # fmt: skip
-    for node in tree.named("subscript_expression", "array_access"):
+    for node in tree.named(*ELEMENT_READS):
         past_end = index_past_end(tree, node)
         if past_end is not None:
-            mended = f"{past_end[0]}[{past_end[1]} - 1]"
+            index = past_end[1]
+            mended = tree.text(node).replace(tree.text(index), f"{tree.text(index)} - 1")
             mend("mend_index_past_end", "logic", node, f"'{tree.text(node)}' -> '{mended}'",
-                 tree.replace(node, mended), "faulty indexing")  # fmt: skip
+                 tree.replace(index, f"{tree.text(index)} - 1"), "faulty indexing")  # fmt: skip
     for node in tree.named("char_literal", "character_literal"):
         text = tree.text(node)
         content = text[1:-1] if len(text) >= 2 and text[0] == text[-1] == "'" else ""

@@ -528,6 +528,32 @@ def call_parts(call: Node) -> tuple[Node | None, Node | None, Node | None]:
     return None, function, arguments
 
 
+ELEMENT_READS = ("subscript_expression", "array_access", "call_expression", "method_invocation")
+"""The node types that may read one element of a container at an index (:func:`element_read`)."""
+_ELEMENT_METHODS = frozenset({"charAt", "at", "get"})
+
+
+def element_read(tree: SyntaxTree, node: Node) -> tuple[str, Node] | None:
+    """(the container's name, the index) of a read of one element: ``v[i]``, ``a[i]``, and the calls that are
+    the same read (Java ``s.charAt(i)`` and ``list.get(i)``, C++ ``v.at(i)``); None for anything else."""
+    if node.type in ("call_expression", "method_invocation"):
+        receiver, callee, arguments = call_parts(node)
+        if receiver is None or callee is None or arguments is None or tree.text(callee) not in _ELEMENT_METHODS:
+            return None
+        index = arguments.named_children[0] if len(arguments.named_children) == 1 else None
+    elif node.type in ("subscript_expression", "array_access"):
+        receiver = node.child_by_field_name("argument") or node.child_by_field_name("array")
+        index = node.child_by_field_name("index")
+        if index is None:
+            indices = node.child_by_field_name("indices")
+            index = indices.named_children[0] if indices is not None and len(indices.named_children) == 1 else None
+    else:
+        return None
+    if receiver is None or index is None or receiver.type != "identifier":
+        return None
+    return tree.text(receiver), index
+
+
 def unchanged_self_calls(tree: SyntaxTree) -> Iterator[tuple[Node, Node]]:
     """(function, call) for each call of a function by itself with its own parameters, unchanged, directly, through
     ``this`` or through a new object of its own class (``Solution obj; obj.f(a, b)`` inside ``f(a, b)``): such a
