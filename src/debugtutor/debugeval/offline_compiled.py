@@ -119,12 +119,14 @@ SEARCH_SPENT = "repair search:"
 """How :meth:`CompiledProgram.describe` starts the line that says what the repair search spent."""
 SEARCH_OUT_OF_TIME = "stopped at its time limit"
 """How that line ends when the search's time limit, not its count, stopped it."""
-REPAIR_CANDIDATES = 1200
+REPAIR_CANDIDATES = 2400
 """Candidate programs the repair search of one program may verify. The count, not the clock, bounds the search, so
 that its result (and the answers of the tasks that read it) is the same on a loaded machine as on an idle one. A
-search that finds nothing spends about 40-70 s alone on two cores and twice that when two searches share them. Most
-fixes come within a few hundred; a two-edit fix (a recursive call's argument and its result both changed) came at
-1030 on a development bug, so the limit was raised from 600, which doubles only the time spent on misses."""
+search that finds nothing spends about 80-140 s alone on two cores and twice that when two searches share them. Most
+fixes come within a few hundred; fixes of several planted bugs come later: the limit was 600 until a two-edit fix
+came at 1030 on a development bug, then 1200 until, of 13 development-half bugs (11 Java, 2 C++; most with two to
+four planted bugs) whose searches had used all 1200, 2 passed every hidden test with 2400. It doubles the time spent
+on misses, not the time to a fix."""
 REPAIR_LOOK_FURTHER = 3.0
 """Once a fix passes the examples, the search goes on for three times the candidates it took to find it, and a smaller
 fix of the same kinds of edit found there is the answer instead: the first to pass may fit only the examples (a
