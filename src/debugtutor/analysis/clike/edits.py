@@ -1763,8 +1763,8 @@ def first_element_edits(ctx: EditContext) -> Iterator[Candidate]:
     the last one's is :func:`off_by_one_edits`' (and the smell's mend), the first is the other end a planted index
     bug moves from."""
     for node in ctx.tree.named(*ELEMENT_READS):
-        past_end = index_past_end(ctx.tree, node)
-        if past_end is not None and ctx.wanted(line_of(node)):
+        past_end = index_past_end(ctx.tree, node) if ctx.wanted(line_of(node)) else None
+        if past_end is not None:
             index = past_end[1]
             yield ctx.edit_node(P_LOW, "first_element", "reference", index, "0", f"index {ctx.tree.text(index)} -> 0",
                                 "faulty indexing")  # fmt: skip

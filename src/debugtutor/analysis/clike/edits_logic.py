@@ -41,6 +41,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     operator_token,
     parameter_list,
     plain_type,
+    subscript_index,
     typed_declarators,
 )
 from debugtutor.analysis.edits._base import EditCategory
@@ -546,10 +547,7 @@ def _indices(ctx: EditContext) -> Iterator[Node]:
     """The index of each subscript, and of each call that reads one element (``s.charAt(i)``, ``v.at(i)``: Java
     reads a string's letters so)."""
     for node in ctx.tree.named("subscript_expression", "array_access"):
-        index = node.child_by_field_name("index")
-        if index is None:
-            indices = node.child_by_field_name("indices")
-            index = indices.named_children[0] if indices is not None and indices.named_children else None
+        index = subscript_index(node)
         if index is not None:
             yield index
     for node in ctx.tree.named("call_expression", "method_invocation"):

@@ -528,6 +528,15 @@ def call_parts(call: Node) -> tuple[Node | None, Node | None, Node | None]:
     return None, function, arguments
 
 
+def subscript_index(node: Node) -> Node | None:
+    """The index of a subscript (``v[i]``, ``a[i]``): Java's ``index`` field, C++'s first of ``indices``."""
+    index = node.child_by_field_name("index")
+    if index is None:
+        indices = node.child_by_field_name("indices")
+        index = indices.named_children[0] if indices is not None and indices.named_children else None
+    return index
+
+
 ELEMENT_READS = ("subscript_expression", "array_access", "call_expression", "method_invocation")
 """The node types that may read one element of a container at an index (:func:`element_read`)."""
 _ELEMENT_METHODS = frozenset({"charAt", "at", "get"})
@@ -543,10 +552,7 @@ def element_read(tree: SyntaxTree, node: Node) -> tuple[str, Node] | None:
         index = arguments.named_children[0] if len(arguments.named_children) == 1 else None
     elif node.type in ("subscript_expression", "array_access"):
         receiver = node.child_by_field_name("argument") or node.child_by_field_name("array")
-        index = node.child_by_field_name("index")
-        if index is None:
-            indices = node.child_by_field_name("indices")
-            index = indices.named_children[0] if indices is not None and len(indices.named_children) == 1 else None
+        index = subscript_index(node)
     else:
         return None
     if receiver is None or index is None or receiver.type != "identifier":
