@@ -1574,3 +1574,56 @@ def test_a_lost_brace_goes_where_it_compiles_not_after_an_inner_block_closed_inl
     assert "rising[i] = peak; }\n" in current  # the inline brace stays where it was
     assert "floor = values[i]; }\n        }\n" in current  # closed where its line ends
     assert found is None
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_braceless_body_with_more_statements_on_its_line_is_braced_with_them(language: str) -> None:
+    """``while (...) a; b;`` with nothing indented under it: the braces take the line's statements up to its end,
+    a trailing comment left outside; a body whose line holds nothing more is left alone."""
+    good = WINDOW[language]
+    one_line = good.replace(
+        "k) {\n                product /= nums[i];\n                i++;\n            }",
+        "k) product /= nums[i]; i++; // shrink",
+    )
+    braced = good.replace(
+        "k) {\n                product /= nums[i];\n                i++;\n            }",
+        "k) { product /= nums[i]; i++; } // shrink",
+    )
+    assert braced in [e.source for e in candidate_edits(one_line, language) if e.operator == "brace_body"]  # type: ignore[arg-type]
+    alone = good.replace("result += j - i + 1;", "if (i > j) result += 0;\n            result += j - i + 1;")
+    assert not any(e.operator == "brace_body" for e in candidate_edits(alone, language))  # type: ignore[arg-type]
+    # (an else on the line belongs to the header's statement, not to its body)
+    chained = good.replace("result += j - i + 1;", "if (i > j) result += 0; else result += j - i + 1;")
+    assert not any(e.operator == "brace_body" for e in candidate_edits(chained, language))  # type: ignore[arg-type]
+
+
+def test_an_elif_with_no_condition_becomes_else() -> None:
+    good = WINDOW["java"].replace(
+        "result += j - i + 1;",
+        "if (i > j) result += 0;\n            else {\n                result += j - i + 1;\n            }",
+    )
+    assert good.replace("else {", "elif {") != good
+    assert good in _sources(good.replace("else {", "elif {"), "java")
+    with_condition = good.replace("else {", "elif (i <= j) {")
+    assert good.replace("else {", "else if (i <= j) {") in _sources(with_condition, "java")
+
+
+@pytest.mark.parametrize(
+    ("language", "message", "declared"),
+    [
+        ("java", "incompatible types: int[] cannot be converted to int", "int[]"),
+        ("cpp", "cannot convert 'std::vector<int>' to 'int' in initialization", "auto"),
+    ],
+)
+def test_a_variable_declared_with_a_type_its_value_cannot_have_takes_the_value_s_type(
+    language: str, message: str, declared: str
+) -> None:
+    rows = "int[][] rows" if language == "java" else "vector<vector<int>>& rows"
+    code = (
+        f"int firsts({rows}) {{\n    int total = 0;\n    for (int row : rows) {{\n        total += row[0];\n    }}\n"
+        "    return total;\n}\n"
+    )
+    sources = _sources(code, language, [_error(3, "type-mismatch", message)])
+    assert code.replace("for (int row", f"for ({declared} row") in sources
+    assert code.replace("int total", f"{declared} total") not in sources  # (that declaration drew no complaint)
+    assert code.replace("for (int row", f"for ({declared} row") not in _sources(code, language, [])

@@ -61,6 +61,7 @@ from debugtutor.analysis.clike.syntax_tree import (
     CompiledLanguage,
     SyntaxTree,
     Token,
+    code_tokens,
     enclosing,
     end_line_of,
     function_signature,
@@ -630,6 +631,7 @@ def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
             continue
         body_line = line_of(body)
         run_end = body.end_point[0] + 1
+        yield from _same_line_brace(ctx, header_line, body, run_end)
         if body_line == header_line:
             # (`while (n--) node = q.front(); q.pop();` over lines indented deeper than the header: the statements
             # after the body on its line and those lines are what the loop was written to run)
@@ -660,6 +662,22 @@ def separation_repairs(ctx: EditContext) -> Iterator[Candidate]:
             source = ctx.source[:start] + "{ " + ctx.source[start:end] + " }" + ctx.source[end:]
             yield ctx.make(P_HIGH, "brace_body", "syntax", header_line,
                            f"braces around lines {body_line}-{last}", source, "illegal separation")  # fmt: skip
+
+
+def _same_line_brace(ctx: EditContext, header_line: int, body: Node, line: int) -> Iterator[Candidate]:
+    """Braces around a braceless body and the statements after it on its line (``while (n--) node = q.front();
+    q.pop();``: written on one line, they were meant to run together), up to a comment that ends the line."""
+    if not (ctx.wanted(header_line) or ctx.wanted(line)):
+        return
+    start, body_end = ctx.tree.span(body)
+    _, line_end = line_bounds(ctx.source, line)
+    after = code_tokens(ctx.source[body_end:line_end])
+    if not after or after[0].text in ("}", "else", "{") or after[-1].text not in (";", "}"):
+        return
+    end = body_end + after[-1].end
+    source = ctx.source[:start] + "{ " + ctx.source[start:end] + " }" + ctx.source[end:]
+    yield ctx.make(P_HIGH, "brace_body", "syntax", header_line,
+                   f"braces around the body and the rest of line {line}", source, "illegal separation")  # fmt: skip
 
 
 _LOOP_VARIABLE = re.compile(r"for\s*\(\s*[\w:.<>,\s*&]*?[\w>*&]\s+[*&]?\s*(\w+)\s*[=:]")
@@ -1013,6 +1031,38 @@ def cast_repairs(ctx: EditContext) -> Iterator[Candidate]:
             shown = ctx.tree.text(kind) if kind is not None else "the type"
             yield ctx.edit_node(P_HIGH, "drop_cast", "reference", node, ctx.tree.text(value),
                                 f"drop the cast to {shown}", "undefined objects")  # fmt: skip
+
+
+_CONVERTED = re.compile(
+    r"incompatible types: (?P<java_from>.+?) cannot be converted to (?P<java_to>.+)$"
+    r"|cannot convert '(?P<cpp_from>[^']+)' to '(?P<cpp_to>[^']+)' in initialization"
+)
+_DECLARING = ("local_variable_declaration", "enhanced_for_statement", "declaration", "for_range_loop")
+
+
+def declared_type_repairs(ctx: EditContext) -> Iterator[Candidate]:
+    """A variable declared with a type its value cannot have ("int[] cannot be converted to int" for ``for (int
+    edge : edges)`` over an ``int[][]``): the declared type becomes the value's (``auto`` in C++, whose compiler
+    spells library types in full)."""
+    wanted: dict[int, list[tuple[str, str]]] = {}
+    for diagnostic in ctx.diagnostics:
+        found = _CONVERTED.search(diagnostic.message)
+        if diagnostic.code == "type-mismatch" and found is not None and ctx.wanted(diagnostic.line):
+            value, declared = (
+                found.group("java_from", "java_to") if found.group("java_from") else ("auto", found.group("cpp_to"))
+            )
+            wanted.setdefault(diagnostic.line, []).append((value.strip(), declared.strip()))
+    if not wanted:
+        return
+    for node in ctx.tree.named(*_DECLARING):
+        kind = node.child_by_field_name("type")
+        if kind is None or line_of(kind) not in wanted:
+            continue
+        written = ctx.tree.text(kind)
+        for value, declared in wanted[line_of(kind)]:
+            if written == declared.removeprefix("std::") or written == declared:
+                yield ctx.edit_node(P_MID, "declared_type", "reference", kind, value,
+                                    f"'{written}' -> '{value}' (its value's type)", "undefined objects")  # fmt: skip
 
 
 _BEFORE_CLOSERS = re.compile(r"^(\s*)(\S.*?)\s*((?:\}\s*;?\s*)+)$")
@@ -1439,6 +1489,8 @@ def foreign_word_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candid
                                            token.start + call.end(), f"{inner}.{member}",
                                            f"'len({inner})' -> '{inner}.{member}'", "illegal keywords")  # fmt: skip
             continue
+        if new == "else if" and not ctx.source[token.end :].lstrip(" \t").startswith("("):
+            new = "else"  # (``elif {``: the last branch of the chain, with no condition to test)
         if new or token.text in ("print", "println"):
             yield ctx.replace_span(P_HIGH, "translate_keyword", "reference", token.line, token.start, token.end, new,
                                    f"'{token.text}' -> '{new}'", "illegal keywords")  # fmt: skip
@@ -1815,6 +1867,7 @@ def candidate_edits(
                 lambda: mismatched_operand_repairs(ctx),
                 lambda: member_access_repairs(ctx),
                 lambda: cast_repairs(ctx),
+                lambda: declared_type_repairs(ctx),
                 lambda: foreign_word_repairs(ctx, lexed),
                 lambda: java_var_repairs(ctx),
                 lambda: null_initialisation_edits(ctx),
