@@ -50,6 +50,10 @@ def _sources(code: str, language: str, diagnostics: list[Diagnostic] | None = No
     return [e.source for e in candidate_edits(code, language, diagnostics=diagnostics or [])]  # type: ignore[arg-type]
 
 
+def _edits(code: str, language: str, diagnostics: list[Diagnostic]) -> list[Edit]:
+    return list(candidate_edits(code, language, diagnostics=diagnostics))  # type: ignore[arg-type]
+
+
 def _error(line: int, code: str, message: str = "", symbol: str = "", category: str = "syntax") -> Diagnostic:
     return Diagnostic(category=category, line=line, column=0, message=message or code, code=code, symbol=symbol)  # type: ignore[arg-type]
 
@@ -1627,3 +1631,41 @@ def test_a_variable_declared_with_a_type_its_value_cannot_have_takes_the_value_s
     assert code.replace("for (int row", f"for ({declared} row") in sources
     assert code.replace("int total", f"{declared} total") not in sources  # (that declaration drew no complaint)
     assert code.replace("for (int row", f"for ({declared} row") not in _sources(code, language, [])
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_keyword_typed_twice_loses_a_copy_and_a_strict_comparison_becomes_plain(language: str) -> None:
+    good = WINDOW[language]
+
+    def error_at(code: str, text: str) -> list[Diagnostic]:
+        return [_error(code[: code.index(text)].count("\n") + 1, "parse-error", "illegal start of expression")]
+
+    twice = good.replace("return result;", "return return result;")
+    assert good in _sources(twice, language, error_at(twice, "return return"))
+    strict = good.replace("i <= j && product >= k", "i !== j + 1 && product >= k")
+    plain = good.replace("i <= j && product >= k", "i != j + 1 && product >= k")
+    assert plain in _sources(strict, language, error_at(strict, "!=="))
+    # (a C++ ``long long`` is one type, not a typo)
+    wide = good.replace("int i = 0, product", "long long i = 0, product")
+    assert not any(e.operator == "drop_repeated_word" for e in _edits(wide, language, error_at(wide, "long")))
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("java", "invalid method declaration; return type required"),
+        ("cpp", "ISO C++ forbids declaration of 'reset' with no type [-fpermissive]"),
+    ],
+)
+def test_a_statement_typed_where_the_class_lists_its_members_goes_and_the_brace_stays(
+    language: str, message: str
+) -> None:
+    good = WINDOW[language]
+    closer = "};" if language == "cpp" else "}"
+    assert good.endswith(f"    }}\n{closer}\n")
+    stray = good.removesuffix(f"{closer}\n") + f"    reset(); {closer}\n"
+    line = stray.count("\n")
+    dropped = stray.removesuffix(f"reset(); {closer}\n") + f"{closer}\n"
+    assert dropped in _sources(stray, language, [_error(line, "parse-error", message)])
+    # a statement before a brace inside a method is the method's own: the brace may be what is out of place
+    assert dropped not in _sources(stray, language, [_error(line, "parse-error", "';' expected")])

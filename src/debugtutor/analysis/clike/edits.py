@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Sequence
 from difflib import SequenceMatcher
+from itertools import pairwise
 
 from tree_sitter import Node
 
@@ -788,6 +789,15 @@ def stray_token_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candida
                 seen.add(token.start)
                 yield ctx.replace_span(P_MID, "drop_stray_token", "syntax", line, token.start, token.end, "",
                                        f"drop the stray '{token.text}'", "illegal separation")  # fmt: skip
+        for before, token in pairwise(code):
+            # a keyword typed twice (``return return x;``); ``long long`` is a C++ type
+            if token.text == before.text and token.text in _NEVER_TWICE and before.end < token.start:
+                yield ctx.replace_span(P_MID, "drop_repeated_word", "syntax", line, before.end, token.end, "",
+                                       f"drop the repeated '{token.text}'", "illegal keywords")  # fmt: skip
+            # JavaScript's strict comparisons (``a !== b``) are the plain ones here
+            if before.text in ("!=", "==") and token.text == "=" and before.end == token.start:
+                yield ctx.replace_span(P_HIGH, "translate_operator", "syntax", line, token.start, token.end, "",
+                                       f"'{before.text}=' -> '{before.text}'", "illegal keywords")  # fmt: skip
         if len(code) > 1 and code[0].text == "}" and code[1].text not in _AFTER_CLOSING_BRACE:
             # a block's '}' with text after it that nothing may follow a block with (``}==1``)
             yield ctx.replace_span(P_MID, "drop_after_brace", "syntax", line, code[1].start, code[-1].end, "",
@@ -795,6 +805,8 @@ def stray_token_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Candida
                                    "illegal separation")  # fmt: skip
 
 
+_NEVER_TWICE = frozenset({"return", "new", "else", "if", "for", "while", "break", "continue", "int", "static",
+                          "public", "private", "final", "const", "void", "class", "this"})  # fmt: skip
 _HEADER_KEYWORDS = frozenset({"if", "while", "for", "switch", "catch", "synchronized", "return", "new", "sizeof"})
 
 
@@ -1065,18 +1077,23 @@ def declared_type_repairs(ctx: EditContext) -> Iterator[Candidate]:
                                     f"'{written}' -> '{value}' (its value's type)", "undefined objects")  # fmt: skip
 
 
+_OUTSIDE_A_METHOD = re.compile(
+    r"invalid method declaration; return type required|ISO C\+\+ forbids declaration of .* with no type"
+)
 _BEFORE_CLOSERS = re.compile(r"^(\s*)(\S.*?)\s*((?:\}\s*;?\s*)+)$")
 
 
 def delete_line_repairs(ctx: EditContext) -> Iterator[Candidate]:
     """An error line deleted; one that ends in closing braces after code (``computeReult(, v, s) };``, ``lef }``:
     text typed in front of the braces that end a method or class) loses the code and keeps the braces."""
+    # (a statement where a class lists its members: code typed after a method's closing brace)
+    outside = {d.line for d in ctx.diagnostics if _OUTSIDE_A_METHOD.search(d.message)}
     for line in _error_lines(ctx):
         start, end = line_bounds(ctx.source, line)
         if ctx.source[start:end].strip():
             yield ctx.replace_span(P_LAST, "delete_line", "syntax", line, start, end, "", "delete the line", "")
         closing = _BEFORE_CLOSERS.match(ctx.source[start:end])
-        if closing is not None and not re.search(r"[{;]\s*$", closing.group(2)):
+        if closing is not None and (line in outside or not re.search(r"[{;]\s*$", closing.group(2))):
             junk_start, junk_end = start + len(closing.group(1)), start + closing.start(3)
             yield ctx.replace_span(P_LOW, "delete_before_closers", "syntax", line, junk_start, junk_end, "",
                                    "drop the code before the closing braces", "")  # fmt: skip
