@@ -21,6 +21,9 @@ Trivial baselines on the same items:
 * Code Review: the solver's own tie-break alone (a stable coin flip on the two texts, both orders).
 * Code Repair: the code returned unchanged (0 by construction: the build keeps only buggy code that fails).
 
+Code Repair's ceiling on the same items (``oracle_passes``): how many items' own correct code passes their tests,
+graded like an answer (the tests may come from another language's oracle of the problem).
+
 Each figure also comes for the two halves of its sample in the order it was drawn (``halves``), so that the worse
 held-out half can be quoted beside the pooled figure.
 
@@ -65,6 +68,7 @@ from debugtutor.debugeval.offline_compiled import (
     SEARCH_SPENT,
 )
 from debugtutor.debugeval.records import DebugEvalRecord, TaskName
+from debugtutor.debugeval.scoring import passes_tests
 from debugtutor.debugeval.tasks import build_eval_task, build_items
 from debugtutor.metrics.stats import bootstrap_mean
 from debugtutor.runs import SAMPLES_FILE, EvalItem, default_runs_dir, new_run_id, read_samples, run_task
@@ -212,6 +216,19 @@ def probes_among_hidden_tests(records: list[DebugEvalRecord]) -> dict[str, str]:
         count[0] += len(hidden & probed)
         count[1] += len(hidden)
     return {language: f"{met}/{total}" for language, (met, total) in sorted(counts.items())}
+
+
+async def oracle_ceiling(records: list[DebugEvalRecord]) -> dict[str, str]:
+    """Per language: how many Code Repair items' own correct code passes the item's tests, graded as an answer is.
+    The tests come from any language's oracle of the problem, so a language's oracle may fail them (an answer the
+    harness cannot read back, a judge the problem needs): such an item is a miss for every solver, and the count is
+    the most a solver can score on the sample."""
+    counts: dict[str, list[int]] = {}
+    for record in records:
+        count = counts.setdefault(record.language, [0, 0])
+        count[0] += int(await passes_tests(record, record.correct_code))
+        count[1] += 1
+    return {language: f"{passed}/{total}" for language, (passed, total) in sorted(counts.items())}
 
 
 def summarize(items_by: dict[tuple[TaskName, str], list[EvalItem]], rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -433,6 +450,11 @@ def main() -> int:
 
     results = summarize(items_by, rows)
     speed = asyncio.run(throughput(repair_records or [], args.throughput_programs, args.candidates))
+    ceiling = asyncio.run(oracle_ceiling(repair_records))
+    for language, passed in ceiling.items():
+        if f"code-repair {language}" in results:
+            results[f"code-repair {language}"]["oracle_passes"] = passed
+    log(f"Code Repair items whose own correct code passes their tests: {ceiling}")
     probed = probes_among_hidden_tests(repair_records)
     log(f"hidden repair inputs the search also probed (by chance only): {probed}")
     print(json.dumps({"settings": {k: str(v) for k, v in vars(args).items()}, "run": str(run_dir),

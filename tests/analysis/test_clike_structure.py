@@ -46,6 +46,17 @@ def _repaired(code: str, calls: list[LeetCodeCall], language: str, method: str) 
     return asyncio.run(arepair_compiled(code, calls, language=language, method=method, budget=ROUNDS_BUDGET))  # type: ignore[arg-type]
 
 
+def _rounds_fix(code: str, calls: list[LeetCodeCall], language: str, method: str) -> Repair | None:
+    """The fix the compile-fix rounds alone find for ``code`` (None when they end without one)."""
+    verifier = CompiledVerifier(language, calls, method, code, 2.0)  # type: ignore[arg-type]
+
+    async def rounds() -> Repair | None:
+        await verifier.verify([code], 60.0)  # (the rounds start from the compiler's findings on the program)
+        return (await _compile_fix_rounds(code, verifier, ROUNDS_BUDGET, time.monotonic()))[2]
+
+    return asyncio.run(rounds())
+
+
 def _sources(code: str, language: str, diagnostics: list[Diagnostic] | None = None) -> list[str]:
     return [e.source for e in candidate_edits(code, language, diagnostics=diagnostics or [])]  # type: ignore[arg-type]
 
@@ -1492,6 +1503,33 @@ def test_a_round_picks_mending_edits_that_clear_every_site_a_deletion_clears() -
 
 
 @pytest.mark.slow
+def test_of_edits_that_clear_as_many_sites_one_that_clears_its_own_line_comes_first() -> None:
+    """``if (s[i] == '1) {`` and, lines below, ``downs = "ups;``: a ')' put inside the subscript quiets as many lines
+    as the literal closed does, but leaves its own line wrong; the literal closed comes first, then the string."""
+    good = """class Solution {
+public:
+    int balance(string s) {
+        int ups = 0, downs = 0;
+        for (int i = 0; i < s.size(); i++) {
+            if (s[i] == '1') {
+                ups++;
+            } else {
+                if (ups == 0) continue;
+                else downs++;
+            }
+            if (ups < downs) downs = ups;
+        }
+        return downs;
+    }
+};
+"""
+    calls = [LeetCodeCall(args={"s": "0110"}, expected=1), LeetCodeCall(args={"s": "1000"}, expected=1)]
+    broken = good.replace("'1')", "'1)").replace("downs = ups;", 'downs = "ups;')
+    found = _rounds_fix(broken, calls, "cpp", "balance")
+    assert found is not None and found.source == good
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["cpp", "java"])
 def test_a_line_with_a_quote_before_a_name_and_a_bracket_left_open_is_mended_in_two_rounds(language: str) -> None:
     """``if (v > limit return "v;``: dropping the quote leaves the ``if``'s bracket open on the same line (the
@@ -1669,3 +1707,52 @@ def test_a_statement_typed_where_the_class_lists_its_members_goes_and_the_brace_
     assert dropped in _sources(stray, language, [_error(line, "parse-error", message)])
     # a statement before a brace inside a method is the method's own: the brace may be what is out of place
     assert dropped not in _sources(stray, language, [_error(line, "parse-error", "';' expected")])
+
+
+@pytest.mark.slow
+def test_of_the_ways_to_close_a_string_the_one_the_compiler_finds_least_wrong_comes_first() -> None:
+    """``return "none found;`` in a method returning a boolean: closed before ``found`` the compiler stumbles on a
+    stray word; closed at the ';' it only says a String is no boolean, and the next round puts the value in."""
+    good = (
+        "class Solution {\n    public boolean hasEven(int[] nums) {\n        for (int x : nums) {\n"
+        "            if (x % 2 == 0) return true;\n        }\n        return false;\n    }\n}\n"
+    )
+    calls = [LeetCodeCall(args={"nums": [2, 3]}, expected=True), LeetCodeCall(args={"nums": [1, 3]}, expected=False)]
+    broken = good.replace("return false;", 'return "none found;')
+    found = _rounds_fix(broken, calls, "java", "hasEven")
+    assert found is not None and found.source == good
+
+
+def test_the_opener_of_a_comment_of_its_own_is_not_dropped_but_a_stray_one_a_later_comment_closes_is() -> None:
+    """When the structure is broken, a closed ``/* ... */`` may be a stray '/*' that a later comment's '*/' closes
+    (its own '/*' then inside); the judge's ``/** Definition for a binary tree node ... */`` is not."""
+    good = WINDOW["cpp"]
+    broken = good.replace("        return result;\n    }\n", "        return result;\n\n")  # the method's '}' lost
+    unbalanced = [_error(broken.count("\n"), "unbalanced-brackets", "expected '}' at end of input")]
+    doc = "/**\n * struct TreeNode {\n *     int val;\n *     TreeNode(int x) : val(x) {}\n * };\n */\n"
+    documented = [e for e in _edits(doc + broken, "cpp", unbalanced) if e.operator == "uncomment"]
+    assert documented  # (the comment holds code: it is a candidate for code commented out)
+    assert not any(e.operator == "drop_comment_mark" for e in _edits(doc + broken, "cpp", unbalanced))
+    stray = broken.replace("        return result;", "        /* return result;\n  /* done */")
+    sources = [e.source for e in _edits(stray, "cpp", unbalanced) if e.operator == "drop_comment_mark"]
+    assert stray.replace("/* return", " return") in sources
+
+
+@pytest.mark.slow
+def test_a_type_named_again_may_reveal_calls_the_type_lacks() -> None:
+    """``ArrayList<int>`` in C++, the method's type too (g++ then skips its body): renamed ``vector`` (every use)
+    the compiler can at last look up ``seen.add(x)``, a member vector lacks; the rename is a step, and the next round
+    mends the call."""
+    good = (
+        "class Solution {\npublic:\n    vector<int> doubled(vector<int>& nums) {\n        vector<int> seen;\n"
+        "        for (int x : nums) {\n            seen.push_back(2 * x);\n        }\n        return seen;\n"
+        "    }\n};\n"
+    )
+    broken = good.replace("vector<int> doubled", "ArrayList<int> doubled").replace(
+        "vector<int> seen", "ArrayList<int> seen"
+    )
+    broken = broken.replace("push_back", "add")
+    calls = [LeetCodeCall(args={"nums": [1, 2]}, expected=[2, 4]), LeetCodeCall(args={"nums": [0]}, expected=[0])]
+    found = _rounds_fix(broken, calls, "cpp", "doubled")
+    assert found is not None and found.source == good
+    assert "'ArrayList' -> 'vector'" in found.edits[0].description

@@ -273,7 +273,9 @@ def commented_code_repairs(ctx: EditContext, lexed: LineTokens) -> Iterator[Cand
         shifts_braces = inner.count("{") != inner.count("}")
         yield ctx.replace_span(P_HIGH if shifts_braces else P_MID, "uncomment", "syntax", token.line, token.start,
                                token.end, inner, "restore the commented-out code", "illegal comment")  # fmt: skip
-        # a stray '/*' that a later comment's '*/' happens to close
+        if "/*" not in inner:
+            continue  # (a comment of its own, such as the judge's ``/** Definition for ... */``)
+        # a stray '/*' that a later comment's '*/' happens to close (whose own '/*' is now inside)
         yield ctx.replace_span(P_MID, "drop_comment_mark", "syntax", token.line, token.start, token.start + 2, "",
                                "drop the '/*'", "illegal comment")  # fmt: skip
 

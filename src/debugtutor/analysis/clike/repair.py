@@ -639,6 +639,15 @@ async def _compile_fix_rounds(
                     if blocks_compilation(d) and mapping.get(d.line, d.line) in introduced
                 }
                 revealing = found == {"reference"} and edit.operator not in DELETING_OPERATORS
+            elif introduced and not revealing and cleared == set(errors) and edit.operator == "rename_reference":
+                # a type named again lets the compiler look up its members (``ArrayList<int> ans;`` as ``vector``:
+                # ``ans.add(x)`` is now a call vector lacks), which it could not before
+                codes = {
+                    d.code
+                    for d in verifier.diagnostics.get(edit.source, [])
+                    if blocks_compilation(d) and mapping.get(d.line, d.line) in introduced
+                }
+                revealing = codes == {"no-such-member"}
             if introduced and not revealing and (len(introduced) >= len(cleared) or cleared != set(errors)):
                 # a new error elsewhere is tolerated only from an edit that clears every old one (code a broken
                 # comment hid comes back with its own mistakes, as many as it had)
@@ -674,7 +683,17 @@ async def _compile_fix_rounds(
         # ``return s;`` both compile; the examples tell the string from the variable); of edits that clear the same
         # sites, one that leaves no new complaint before one tolerated for revealing code (a '}' put in where an
         # inner block ends inline breaks the blocks below it; put in where the missing one belongs, it compiles)
-        clearing.sort(key=lambda pair: (-passing.get(id(pair[0]), 0), introducing.get(id(pair[0]), 0)))
+        # (and of the rest, one that clears its own line's complaint before one that leaves its line wrong but
+        # quiets the lines below: a ')' put inside ``s[i]=='1){`` has only moved the confusion)
+        clearing.sort(
+            key=lambda pair: (
+                -passing.get(id(pair[0]), 0),
+                introducing.get(id(pair[0]), 0),
+                pair[0].line in errors and pair[0].line not in pair[1],
+            )
+        )
+        # (of the ways to close ``return "wrong string;``, the one the compiler then finds least wrong first)
+        narrowing.sort(key=lambda edit: _blocking_count(verifier, edit.source))
         picks = _round_picks(current, clearing, narrowing, errors)
         if not picks:
             break
