@@ -498,6 +498,20 @@ def _round_picks(
     return picks
 
 
+def _reveals(edit: Edit, news: list[Diagnostic]) -> bool:
+    """Whether the complaints ``news`` on lines an edit that clears every old error made new were there before,
+    unseen: the compiler could not read so far or look the names up until the edit."""
+    if edit.category == "syntax":
+        # a mended syntax error lets the compiler read on, to names it could not look up before (a call to a
+        # function nobody wrote, further down): not this edit's doing, unless it deleted code
+        return {d.category for d in news} == {"reference"} and edit.operator not in DELETING_OPERATORS
+    if edit.operator == "rename_reference":
+        # a type named again lets the compiler look up its members (``ArrayList<int> ans;`` as ``vector``:
+        # ``ans.add(x)`` is now a call vector lacks), which it could not before
+        return {d.code for d in news} == {"no-such-member"}
+    return False
+
+
 def _adds_errors(verifier: CompiledVerifier, alone: str, together: str) -> bool:
     """Whether ``together`` has a blocking error on a line where ``alone`` (a candidate the compiler read, whose own
     errors are known) has none."""
@@ -630,24 +644,11 @@ async def _compile_fix_rounds(
             # down was there before, unseen)
             balances = unread and normal_form(edit.source) is not None
             revealing = closes or balances or (edit.operator in REVEALING_OPERATORS and cleared == set(errors))
-            if introduced and not revealing and cleared == set(errors) and edit.category == "syntax":
-                # a mended syntax error lets the compiler read on, to names it could not look up before (a call
-                # to a function nobody wrote, further down): those are not this edit's doing, unless it deleted code
-                found = {
-                    d.category
-                    for d in verifier.diagnostics.get(edit.source, [])
+            if introduced and not revealing and cleared == set(errors):
+                revealing = _reveals(edit, [
+                    d for d in verifier.diagnostics.get(edit.source, [])
                     if blocks_compilation(d) and mapping.get(d.line, d.line) in introduced
-                }
-                revealing = found == {"reference"} and edit.operator not in DELETING_OPERATORS
-            elif introduced and not revealing and cleared == set(errors) and edit.operator == "rename_reference":
-                # a type named again lets the compiler look up its members (``ArrayList<int> ans;`` as ``vector``:
-                # ``ans.add(x)`` is now a call vector lacks), which it could not before
-                codes = {
-                    d.code
-                    for d in verifier.diagnostics.get(edit.source, [])
-                    if blocks_compilation(d) and mapping.get(d.line, d.line) in introduced
-                }
-                revealing = codes == {"no-such-member"}
+                ])  # fmt: skip
             if introduced and not revealing and (len(introduced) >= len(cleared) or cleared != set(errors)):
                 # a new error elsewhere is tolerated only from an edit that clears every old one (code a broken
                 # comment hid comes back with its own mistakes, as many as it had)
