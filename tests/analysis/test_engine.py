@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from debugtutor.analysis.engine import AnalysisBudget, analyze
+from debugtutor.analysis.engine import AnalysisBudget, analyze, rank_lines
+from debugtutor.analysis.repair import AppliedEdit, Repair
+from debugtutor.analysis.static import Diagnostic
 from debugtutor.formats.socratic_sections import read_sections
 from debugtutor.sandbox import PythonTestsRequest, Status, run
 
@@ -105,3 +107,29 @@ def test_a_socratic_benchmark_bug_is_repaired(shared_data: Path) -> None:
             repaired += 1
             assert report.repair.changed_lines
     assert repaired >= 1
+
+
+def _two_edit_repair(source: str) -> Repair:
+    edits = [
+        AppliedEdit(
+            operator="insert_separator", category="syntax", line=3, description="insert ';'", made_it_compile=True
+        ),
+        AppliedEdit(operator="replace_operator", category="logic", line=2, description="'<=' -> '<'"),
+    ]
+    return Repair(edits=edits, source=source, diff="", changed_lines=[2, 3], executions=2, seconds=0.1)
+
+
+def test_a_compiled_repairs_syntax_edit_leads_where_the_compiler_points_a_line_late() -> None:
+    # g++ reports the ';' missing after `return total` at the '}' below it
+    code = "int f(vector<int>& v) {\n    for (int i = 0; i <= v.size(); i++) {}\n    return total\n}\n"
+    late = Diagnostic(category="syntax", line=4, column=0, message="expected ';' before '}' token", code="parse-error")
+    ranked = rank_lines(code, None, [late], repair=_two_edit_repair(code), language="cpp")
+    lines = [item.line for item in ranked]
+    assert lines.index(3) < lines.index(4)
+    assert "a verified repair changes this line" in next(item for item in ranked if item.line == 3).reasons
+
+
+def test_a_python_repairs_syntax_edit_only_supports_the_line_the_interpreter_names() -> None:
+    code = "def f(v):\n    for i in range(len(v) + 1): pass\n    return total\n"
+    ranked = rank_lines(code, None, [], repair=_two_edit_repair(code), language="python")
+    assert "a verified repair also touches this line" in next(item for item in ranked if item.line == 3).reasons

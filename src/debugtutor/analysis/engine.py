@@ -163,16 +163,20 @@ def rank_lines(
 ) -> list[SuspiciousLine]:
     """Localization from what is known: coverage and failures, static diagnostics, and a verified repair.
 
-    The lines of a repair's logic edits and its reference edits lead; syntax-level edits (labelled syntax, or a
-    non-logic edit that made the program compile: the interpreter already points at those) and the lines the
-    repair merely touched support. A logic edit that restores compilation (a moved statement) is the fix itself."""
+    The lines of a repair's logic edits and its reference edits lead; in Python, syntax-level edits (labelled
+    syntax, or a non-logic edit that made the program compile: the interpreter already points at those) and the lines
+    the repair merely touched support. A logic edit that restores compilation (a moved statement) is the fix itself.
+    In C++ and Java every edit leads: a compiler places a missing ';' or brace at the token after it, often on the
+    next line, so its message alone points at the wrong line."""
     repaired: list[int] = []
     support: list[int] = []
     if repair is not None:
         semantic = [
             edit
             for edit in repair.edits
-            if edit.category == "logic" or (edit.category != "syntax" and not edit.made_it_compile)
+            if language != "python"
+            or edit.category == "logic"
+            or (edit.category != "syntax" and not edit.made_it_compile)
         ] or repair.edits
         repaired = [edit.original_line or edit.line for edit in semantic]
         support = [line for line in [*repair.edit_lines, *repair.changed_lines] if line not in repaired]

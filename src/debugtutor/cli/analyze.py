@@ -201,7 +201,11 @@ def register(app: typer.Typer) -> None:
 
     @app.command("analyze")
     def analyze_command(
-        file: Path = typer.Argument(..., help="Python program, numbered lines, or a Socratic benchmark .txt file."),
+        file: Path = typer.Argument(
+            ...,
+            help="A Python, C++ (.cpp) or Java (.java) program; for Python also numbered lines or a Socratic "
+            "benchmark .txt file.",
+        ),
         tests: Path | None = typer.Option(
             None, "--tests", help="Python: a file of assert statements. C++/Java: LeetCode examples or JSON calls."
         ),
