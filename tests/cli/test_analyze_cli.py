@@ -130,3 +130,26 @@ def test_analyze_a_cpp_design_class_with_its_operation_examples(
     assert payload["failing_tests"] == [0, 1], payload["tests"]
     assert payload["tests"][0]["actual"] == "[null, null, null, 4]"
     assert payload["repair"] is not None and "+        hits += 1;" in payload["repair"]["diff"]
+
+
+@pytest.mark.parametrize(("name", "seconds"), [("f.py", 10.0), ("Solution.java", 60.0), ("solution.cpp", 60.0)])
+def test_the_default_search_budget_allows_for_a_compiler(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str, seconds: float
+) -> None:
+    import debugtutor.cli.analyze as analyze_cli
+
+    budgets: list[float] = []
+
+    def record(*args: object, budget: analyze_cli.AnalysisBudget, **kwargs: object) -> object:
+        budgets.append(budget.repair_seconds)
+        raise SystemExit(0)  # the search itself is not under test
+
+    monkeypatch.setattr(analyze_cli, "analyze", record)
+    program = tmp_path / name
+    program.write_text(
+        "def f(x):\n    return x\n" if name.endswith(".py") else "class Solution {};\n", encoding="utf-8"
+    )
+    tests = tmp_path / "tests.txt"
+    tests.write_text("assert f(1) == 1\n" if name.endswith(".py") else "Input: x = 1\nOutput: 1\n", encoding="utf-8")
+    run_cli(["analyze", str(program), "--tests", str(tests)], capsys)
+    assert budgets == [seconds]

@@ -209,7 +209,13 @@ def register(app: typer.Typer) -> None:
         tests: Path | None = typer.Option(
             None, "--tests", help="Python: a file of assert statements. C++/Java: LeetCode examples or JSON calls."
         ),
-        budget_s: float = typer.Option(10.0, "--budget-s", min=0.0, help="Seconds for the repair search (0: none)."),
+        budget_s: float | None = typer.Option(
+            None,
+            "--budget-s",
+            min=0.0,
+            help="Seconds for the repair search (0: none; default 10 for Python, 60 for C++ and Java, where each batch "
+            "of candidates waits for a compiler).",
+        ),
         per_test_s: float = typer.Option(
             AnalysisBudget().per_test_s, "--per-test-s", min=0.01, help="Seconds each test (or LeetCode call) may run."
         ),
@@ -222,6 +228,8 @@ def register(app: typer.Typer) -> None:
         """Diagnose a program: static checks, failing tests, suspicious lines and a verified repair."""
         state.json_mode = state.json_mode or json_output
         language = language_of(file, lang)
+        if budget_s is None:
+            budget_s = 10.0 if language == "python" else 60.0
         if language != "python":
             code = _read(file, "program")
             if not code.strip():
