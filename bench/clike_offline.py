@@ -50,7 +50,6 @@ import random
 import statistics
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -58,9 +57,10 @@ from debugtutor.analysis.clike.edits import candidate_edits
 from debugtutor.analysis.clike.harness import Variant, arun_variants
 from debugtutor.analysis.clike.repair import repair_probes
 from debugtutor.analysis.examples import example_calls, example_method, stated_calls
+from debugtutor.debugeval.baselines import baseline_scores
 from debugtutor.debugeval.build import BuildSettings, build_from_debugbench, split_of
 from debugtutor.debugeval.debugbench import DebugBenchItem, load_debugbench
-from debugtutor.debugeval.offline import OfflineSolver, tie_break
+from debugtutor.debugeval.offline import OfflineSolver
 from debugtutor.debugeval.offline_compiled import (
     COMPILED_REPAIR_SAFETY_S,
     REPAIR_CANDIDATES,
@@ -69,18 +69,15 @@ from debugtutor.debugeval.offline_compiled import (
 )
 from debugtutor.debugeval.records import DebugEvalRecord, TaskName
 from debugtutor.debugeval.scoring import passes_tests
-from debugtutor.debugeval.tasks import build_eval_task, build_items
+from debugtutor.debugeval.tasks import TABLE_IV, build_eval_task, build_items
 from debugtutor.metrics.stats import bootstrap_mean
 from debugtutor.runs import SAMPLES_FILE, EvalItem, default_runs_dir, new_run_id, read_samples, run_task
 
 REPO = Path(__file__).resolve().parents[1]
 TASK_ORDER: list[TaskName] = ["bug-localization", "bug-identification", "code-review", "code-repair"]
-# The best published model per task and language (DebugEval Table IV, as the issue quotes it).
+# The best published model per task and language (DebugEval Table IV).
 PUBLISHED = {
-    "bug-localization": {"cpp": 83.1, "java": 89.8},
-    "bug-identification": {"cpp": 61.0, "java": 61.3},
-    "code-review": {"cpp": 94.9, "java": 93.3},
-    "code-repair": {"cpp": 67.2, "java": 67.4},
+    task: {language: max(TABLE_IV[task][language].values()) for language in ("cpp", "java")} for task in TASK_ORDER
 }
 TARGETS = {"bug-localization": 90.0, "bug-identification": 65.0, "code-review": 95.0, "code-repair": 68.0}
 
@@ -106,20 +103,6 @@ def interval(values: list[float]) -> dict[str, float | int]:
     found = bootstrap_mean(values, seed=0)
     return {"percent": round(100 * found.mean, 1), "low": round(100 * found.low, 1),
             "high": round(100 * found.high, 1), "n": found.n}  # fmt: skip
-
-
-def baseline_scores(task: TaskName, items: list[EvalItem]) -> list[float]:
-    if task in ("bug-localization", "bug-identification"):
-        common = Counter(str(item.target) for item in items).most_common(1)[0][0]
-        return [float(str(item.target) == common) for item in items]
-    if task == "code-review":
-        scores = []
-        for item in items:
-            record = item.input["record"]
-            buggy, correct = record["buggy_code"], record["correct_code"]
-            scores.append(float(tie_break(buggy, correct) == "A" and tie_break(correct, buggy) == "B"))
-        return scores
-    return [0.0 for _ in items]
 
 
 def answer_summary(item: EvalItem, output: object) -> str:

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from debugtutor.cli.debugeval import best_published
 from debugtutor.cli.main import main
+from debugtutor.debugeval.records import TaskName
+from debugtutor.debugeval.tasks import published_rows
 
 SOCRATIC = """<problem>
 Write `double(x)` that returns twice `x`.
@@ -56,6 +59,9 @@ def test_eval_on_the_built_in_sample_and_resume(tmp_path: Path, capsys: pytest.C
     payload = json.loads(stdout)
     assert code == 0 and payload["items"]["bug-identification"]["python"] >= 8
     assert set(payload["identification"]["python"]["per_class_accuracy"]) == {"(A)", "(B)", "(C)", "(D)"}
+    # the most frequent letter of four classes sampled alike: a quarter or a little more, never the solver's score
+    baseline = payload["baseline"]["bug-identification"]
+    assert set(baseline) == set(payload["accuracy"]["bug-identification"]) and 25.0 <= baseline["python"] < 50.0
     assert any(row["label"] == "bug-identification python" and row["ours"] is not None for row in payload["published"])
     code, stdout, _ = run_cli([*args, "--resume", payload["run_id"], "--json"], capsys)
     assert code == 0 and json.loads(stdout)["accuracy"] == payload["accuracy"]
@@ -68,7 +74,7 @@ def test_human_table_and_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixt
     if code != 0:  # name the item that failed (its recorded error), not just the exit code
         errors = [line for path in tmp_path.glob("*/samples.jsonl") for line in path.read_text().splitlines()]
         pytest.fail(f"exit {code}: {stderr[-800:]}\n" + "\n".join(e for e in errors if '"error":null' not in e)[-3000:])
-    assert "code-review" in stdout and "Table IV" in stdout
+    assert "code-review" in stdout and "trivial" in stdout and "published" in stdout and "Table IV" in stderr
     code, _, stderr = run_cli(["debugeval", "eval", "--task", "sorting"], capsys)
     assert code == 2 and "unknown task" in stderr
     code, _, stderr = run_cli(["debugeval", "eval", "--solver", "llm"], capsys)
@@ -167,3 +173,12 @@ def test_languages_whose_compilers_are_missing(
     script.write_text(json.dumps({"rules": [{"match": "", "response": "<Answer>(A)</Answer>"}]}))
     code, stdout, _ = run_cli([*args, "--solver", "llm", "--model", f"scripted:{script}", "--json"], capsys)
     assert code == 0 and set(json.loads(stdout)["items"]["bug-localization"]) == {"python", "cpp", "java", "all"}
+
+
+def test_a_runs_table_quotes_the_paper_in_the_languages_it_measured() -> None:
+    tasks: list[TaskName] = ["bug-identification", "code-repair"]
+    published = [{"label": label, "paper": dict(spec.paper)} for label, spec in published_rows(tasks).items()]
+    assert best_published("bug-identification", {"cpp": 80.0, "all": 80.0}, published) == "cpp 61.0 (DeepSeek-V2-0628)"
+    both = best_published("code-repair", {"python": 70.0, "java": 60.0, "all": 65.0}, published)
+    assert both == "python 66.7 (DeepSeek-Coder-V2-0724); java 67.4 (GPT-4o-mini-0718)"
+    assert best_published("code-review", {"cpp": 90.0}, published) == "-"  # a task with no published row here

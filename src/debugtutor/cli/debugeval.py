@@ -237,6 +237,7 @@ def eval_command(
         "run_dir": str(result.run_dir),
         "status": result.status,
         "accuracy": metrics.get("accuracy", {}),
+        "baseline": metrics.get("baseline", {}),
         "items": metrics.get("items", {}),
         "identification": metrics.get("identification", {}),
         "pass_at_k": metrics.get("pass_at_k", {}),
@@ -249,19 +250,38 @@ def eval_command(
     _print_table(payload)
 
 
+def best_published(task: str, measured: dict[str, float], published: list[dict[str, Any]]) -> str:
+    """The best published figure for ``task`` in each language the run measured: a C++ run beside the paper's C++
+    column, not its Python one."""
+    paper = {row["label"]: row["paper"] for row in published}
+    best = []
+    for language in ("python", "cpp", "java"):
+        systems = paper.get(f"{task} {language}", {})
+        if language in measured and systems:
+            name = max(systems, key=lambda system: systems[system])
+            best.append(f"{language} {systems[name]} ({name})")
+    return "; ".join(best) or "-"
+
+
 def _print_table(payload: dict[str, Any]) -> None:
+    from debugtutor.debugeval.baselines import BASELINE_NAMES
+
     table = Table(title=f"DebugEval run {payload['run_id']} (accuracy %, Code Repair pass@1 %)")
     table.add_column("task")
     for language in ("python", "cpp", "java", "all"):
         table.add_column(language, justify="right")
-    table.add_column("best in Table IV (Python)")
-    paper = {row["label"].split()[0]: row["paper"] for row in payload["published"]}
+    table.add_column("trivial baseline")
+    table.add_column("best published, same language")
     for task, by_language in payload["accuracy"].items():
         cells = [f"{by_language[key]:.1f}" if key in by_language else "-" for key in ("python", "cpp", "java", "all")]
-        systems = paper.get(task, {})
-        best = max(systems, key=lambda name: systems[name]) if systems else None
-        table.add_row(task, *cells, f"{systems[best]} ({best})" if best else "-")
+        baseline = payload["baseline"].get(task, {})
+        shown = [key for key in ("python", "cpp", "java") if key in baseline]
+        trivial = "; ".join(f"{key} {baseline[key]:.1f}" for key in shown) or "-"
+        table.add_row(task, *cells, trivial, best_published(task, by_language, payload["published"]))
     stdout.print(table)
+    names = "; ".join(f"{task}: {BASELINE_NAMES[task]}" for task in payload["accuracy"] if task in BASELINE_NAMES)
+    log(f"trivial baselines, scored on the same items: {names}")
+    log("best published: DebugEval Table IV (arXiv 2408.05006v1), the paper's models on the paper's own test items")
     for language, facts in payload["identification"].items():
         per_class, answers = facts["per_class_accuracy"], facts["answer_distribution"]
         log(f"identification {language}: accuracy per class {per_class}, answers given {answers}")
