@@ -265,6 +265,7 @@ def best_published(task: str, measured: dict[str, float], published: list[dict[s
 
 def _print_table(payload: dict[str, Any]) -> None:
     from debugtutor.debugeval.baselines import BASELINE_NAMES
+    from debugtutor.debugeval.records import TASKS
 
     table = Table(title=f"DebugEval run {payload['run_id']} (accuracy %, Code Repair pass@1 %)")
     table.add_column("task")
@@ -272,7 +273,9 @@ def _print_table(payload: dict[str, Any]) -> None:
         table.add_column(language, justify="right")
     table.add_column("trivial baseline")
     table.add_column("best published, same language")
-    for task, by_language in payload["accuracy"].items():
+    accuracy = payload["accuracy"]
+    for task in sorted(accuracy, key=lambda name: TASKS.index(name) if name in TASKS else len(TASKS)):
+        by_language = accuracy[task]
         cells = [f"{by_language[key]:.1f}" if key in by_language else "-" for key in ("python", "cpp", "java", "all")]
         baseline = payload["baseline"].get(task, {})
         shown = [key for key in ("python", "cpp", "java") if key in baseline]
