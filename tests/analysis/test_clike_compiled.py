@@ -116,6 +116,18 @@ def test_engine_analyzes_and_repairs_cpp() -> None:
     assert report.repair.changed_lines == [6]
 
 
+def test_a_program_that_does_not_compile_is_reported_at_its_own_line_not_the_harnesss() -> None:
+    lines = CPP.splitlines()
+    at = next(number for number, line in enumerate(lines, 1) if "return total;" in line)
+    broken = CPP.replace("return total;", "return total")
+    report = analyze(broken, CALLS, budget=AnalysisBudget(repair_seconds=0.0), language="cpp", method="sumAbove")
+    assert report.test_report is not None
+    error = report.test_report.setup_error
+    assert error is not None and error.type == "CompileError"
+    # g++ names the '}' after the statement; the judge's own text would say main.cpp and a line of its harness
+    assert error.line in (at, at + 1) and "main.cpp" not in error.message
+
+
 TREE_CPP = """class Solution {
 public:
     int countNodes(TreeNode* root) {

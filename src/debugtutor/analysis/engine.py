@@ -250,6 +250,11 @@ async def _aanalyze_compiled(
             arun(request),
             acollect_compiled_facts(code, calls, language, method=method, per_test_s=per_test),  # type: ignore[arg-type]
         )
+        judged, mapped = test_report.setup_error, found.facts.load_error
+        if judged is not None and mapped is not None and judged.type == mapped.type == "CompileError":
+            # the judge compiles the program inside its harness and quotes the compiler at the harness's lines
+            # ("main.cpp:30:5"); the facts read the same message back onto the program's own lines
+            test_report = test_report.model_copy(update={"setup_error": mapped})
     else:
         test_report = None
         found = await acollect_compiled_facts(code, calls, language, method=method)  # type: ignore[arg-type]
