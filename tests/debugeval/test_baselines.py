@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from debugtutor.debugeval.baselines import baseline_accuracy, baseline_scores
+from debugtutor.debugeval.baselines import baseline_accuracy, baseline_by_item, baseline_percent, baseline_scores
 from debugtutor.debugeval.offline import tie_break
 from debugtutor.runs import EvalItem
 
@@ -36,3 +36,13 @@ def test_the_review_coin_flip_scores_an_item_only_when_it_lands_on_the_buggy_sid
 def test_repair_unchanged_passes_nothing_and_an_empty_task_has_no_baseline() -> None:
     assert baseline_scores("code-repair", [_choice("code-repair", 0, "", "java")]) == [0.0]
     assert baseline_scores("bug-localization", []) == []
+
+
+def test_a_stopped_runs_baseline_covers_only_the_items_it_recorded() -> None:
+    items = [_choice("bug-identification", n, gold, "cpp") for n, gold in enumerate("AAAB")]
+    by_item = baseline_by_item(items)
+    # the letter is fixed on the whole draw (A); the two recorded items are the ones it gets wrong and right
+    assert baseline_percent(by_item, ["bug-identification:cpp-3", "bug-identification:cpp-0"]) == {
+        "bug-identification": {"all": 50.0, "cpp": 50.0}
+    }
+    assert baseline_percent(by_item, []) == {}

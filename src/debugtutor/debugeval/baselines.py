@@ -11,7 +11,7 @@ reports stands beside what knowing nothing about the code would get:
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from debugtutor.debugeval.offline import tie_break
 from debugtutor.runs import EvalItem
@@ -41,15 +41,34 @@ def baseline_scores(task: str, items: Sequence[EvalItem]) -> list[float]:
     return [0.0 for _ in items]
 
 
-def baseline_accuracy(items: Sequence[EvalItem]) -> dict[str, dict[str, float]]:
-    """Percent per task and language (and ``all``), the way a run's accuracy is keyed."""
+def baseline_by_item(items: Sequence[EvalItem]) -> dict[str, dict[str, float]]:
+    """Each item's baseline score under its language's key and under ``all`` (where the most frequent letter is the
+    pooled one), fixed before any answer is seen, so that a summary can average them over the items it has."""
     groups: dict[tuple[str, str], list[EvalItem]] = defaultdict(list)
     for item in items:
         task, language = str(item.input["task"]), str(item.metadata.get("language", ""))
         groups[(task, language)].append(item)
         groups[(task, "all")].append(item)
     found: dict[str, dict[str, float]] = defaultdict(dict)
-    for (task, key), group in sorted(groups.items()):
-        scores = baseline_scores(task, group)
-        found[task][key] = round(100.0 * sum(scores) / len(scores), 2)
+    for (task, key), group in groups.items():
+        for item, score in zip(group, baseline_scores(task, group), strict=True):
+            found[item.id][key] = score
     return dict(found)
+
+
+def baseline_percent(by_item: dict[str, dict[str, float]], item_ids: Iterable[str]) -> dict[str, dict[str, float]]:
+    """Percent per task and language (and ``all``) over ``item_ids``, the way a run's accuracy is keyed (task from
+    the item id's ``task:`` prefix)."""
+    scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for item_id in item_ids:
+        for key, score in by_item.get(item_id, {}).items():
+            scores[item_id.split(":", 1)[0]][key].append(score)
+    return {
+        task: {key: round(100.0 * sum(values) / len(values), 2) for key, values in sorted(by_key.items())}
+        for task, by_key in sorted(scores.items())
+    }
+
+
+def baseline_accuracy(items: Sequence[EvalItem]) -> dict[str, dict[str, float]]:
+    """Percent per task and language (and ``all``) over all of ``items``."""
+    return baseline_percent(baseline_by_item(items), [item.id for item in items])

@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from debugtutor.debugeval.baselines import baseline_accuracy
+from debugtutor.debugeval.baselines import baseline_by_item, baseline_percent
 from debugtutor.debugeval.records import CHOICE_BY_MAJOR, TASKS, DebugEvalRecord, LanguageName, TaskName
 from debugtutor.debugeval.scoring import score_item, summarize
 from debugtutor.debugeval.views import Answerer, ViewSolver
@@ -108,8 +108,9 @@ def published_rows(tasks: Sequence[TaskName], languages: Collection[str] | None 
 def _summary_with_baselines(
     records: list[SampleRecord], languages: dict[str, str], baselines: dict[str, dict[str, float]]
 ) -> dict[str, Any]:
+    """The scores' summary, and the trivial baseline over the same recorded items (a stopped run has fewer)."""
     summary = summarize(records, languages)
-    summary["baseline"] = baselines
+    summary["baseline"] = baseline_percent(baselines, [record.id for record in records])
     return summary
 
 
@@ -132,7 +133,7 @@ def build_eval_task(
         solver=ViewSolver(answer),
         scorer=score_item,
         version="2",
-        summarize=functools.partial(_summary_with_baselines, languages=languages, baselines=baseline_accuracy(items)),
+        summarize=functools.partial(_summary_with_baselines, languages=languages, baselines=baseline_by_item(items)),
         config={
             "solver": solver_name,
             "tasks": list(tasks),
